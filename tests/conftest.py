@@ -1,0 +1,19 @@
+"""Fixtures shared by the tests: a real Home Assistant with our integration loadable."""
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+
+@pytest.fixture
+async def ha_core(
+    hass: HomeAssistant, enable_custom_integrations: None
+) -> HomeAssistant:
+    """A hass that can load our integration, with the core `homeassistant` integration set up.
+
+    Conversation agents depend on it (exposed entities live there), as in a real install.
+    """
+    assert await async_setup_component(hass, "homeassistant", {})
+    await hass.async_block_till_done()
+    return hass
