@@ -1,0 +1,137 @@
+"""Make model text fit for a voice: no reasoning blocks, markdown or emoji.
+
+Models answer in chat style (markdown lists, bold, code, emoji) and some reasoning models
+prefix `<think>…</think>`. A TTS engine reads such text literally, so the agent cleans it
+before it reaches the chat log, which the Assist pipeline streams to TTS.
+"""
+
+import re
+
+_THINK_OPEN = "<think>"
+_THINK_CLOSE = "</think>"
+
+_CODE_FENCE = re.compile(r"```[^\n]*\n?")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.MULTILINE)
+_BULLET = re.compile(r"^[ \t]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)", re.MULTILINE)
+_QUOTE = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
+_RULE = re.compile(r"^[ \t]*(?:[-*_][ \t]*){3,}$", re.MULTILINE)
+_TABLE_SEPARATOR = re.compile(r"^[ \t]*\|?[ \t:|-]+\|[ \t:|-]*(?:\n|$)", re.MULTILINE)
+_EMPHASIS = re.compile(r"(\*{1,3}|_{2,3}|~~|`)")
+_EDGE_PIPE = re.compile(r"^[ \t]*\||\|[ \t]*$", re.MULTILINE)
+_PIPE = re.compile(r"[ \t]*\|[ \t]*")
+# Pictographs, dingbats, flags, variation selectors and joiners: spoken as their names.
+_EMOJI = re.compile(
+    "["
+    "\U0001f000-\U0001faff"
+    "\U00002600-\U000027bf"
+    "\U0001f1e6-\U0001f1ff"
+    "\U00002b00-\U00002bff"
+    "\ufe0f\u200d\u20e3"
+    "]+"
+)
+_SPACES = re.compile(r"[ \t]{2,}")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def strip_reasoning(text: str) -> str:
+    """Remove `<think>…</think>` blocks, and an unterminated one at the end."""
+    while (start := text.find(_THINK_OPEN)) != -1:
+        end = text.find(_THINK_CLOSE, start)
+        if end == -1:
+            return text[:start]
+        text = text[:start] + text[end + len(_THINK_CLOSE) :]
+    # A stray closing tag: the opening one was cut off or never sent.
+    if (end := text.find(_THINK_CLOSE)) != -1:
+        text = text[end + len(_THINK_CLOSE) :]
+    return text
+
+
+def clean_markup(text: str) -> str:
+    """Remove markdown syntax and emoji, keeping the words."""
+    text = _CODE_FENCE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _TABLE_SEPARATOR.sub("", text)
+    text = _RULE.sub("", text)
+    text = _HEADING.sub("", text)
+    text = _QUOTE.sub("", text)
+    text = _BULLET.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    text = _EDGE_PIPE.sub("", text)
+    text = _PIPE.sub(", ", text)
+    text = _EMOJI.sub("", text)
+    return _SPACES.sub(" ", text)
+
+
+def clean_for_speech(text: str) -> str:
+    """The whole cleaning for a finished answer: reasoning, markup, spacing."""
+    text = clean_markup(strip_reasoning(text))
+    text = _BLANK_LINES.sub("\n\n", text)
+    return "\n".join(line.strip() for line in text.strip().splitlines())
+
+
+class SpeechStreamCleaner:
+    """Cleans streamed text delta by delta, holding back what may still change.
+
+    A `<think>` block or a markdown token can be split across deltas, so text is
+    released line by line (or once it cannot hold a tag), never a half tag.
+    """
+
+    def __init__(self) -> None:
+        """Start with nothing pending."""
+        self._pending = ""
+        self._in_reasoning = False
+        self._released_any = False
+        self._at_line_start = True
+
+    def feed(self, delta: str) -> str:
+        """Take a delta; return the cleaned text that is safe to speak now."""
+        self._pending += delta
+        out: list[str] = []
+        while self._pending:
+            if self._in_reasoning:
+                end = self._pending.find(_THINK_CLOSE)
+                if end == -1:
+                    # keep only what could be the start of the closing tag
+                    self._pending = self._pending[-(len(_THINK_CLOSE) - 1) :]
+                    break
+                self._pending = self._pending[end + len(_THINK_CLOSE) :]
+                self._in_reasoning = False
+                continue
+            start = self._pending.find(_THINK_OPEN)
+            if start != -1:
+                out.append(self._pending[:start])
+                self._pending = self._pending[start + len(_THINK_OPEN) :]
+                self._in_reasoning = True
+                continue
+            # release up to the last newline; keep a tail that may open a tag or token
+            cut = self._pending.rfind("\n") + 1
+            tail_start = self._pending.rfind("<")
+            if tail_start >= cut and _THINK_OPEN.startswith(self._pending[tail_start:]):
+                cut = max(cut, tail_start)
+            else:
+                cut = max(cut, len(self._pending) - 3)  # markdown tokens are ≤ 3 chars
+            out.append(self._pending[:cut])
+            self._pending = self._pending[cut:]
+            break
+        return self._release("".join(out))
+
+    def flush(self) -> str:
+        """Return what is left at the end of the stream."""
+        text = "" if self._in_reasoning else self._pending
+        self._pending = ""
+        return self._release(text)
+
+    def _release(self, raw: str) -> str:
+        if not raw:
+            return ""
+        # Line-anchored rules (bullets, headings) must not fire mid-line: a guard
+        # character stops `^` from matching at the start of a mid-line chunk.
+        guard = "" if self._at_line_start else "\x00"
+        text = clean_markup(guard + raw).removeprefix("\x00")
+        self._at_line_start = raw.endswith("\n")
+        if not self._released_any:
+            # leading blank lines (e.g. after a reasoning block) are not spoken
+            text = text.lstrip()
+            self._released_any = bool(text)
+        return text
