@@ -1,0 +1,68 @@
+"""The agent core: an agentic loop over any OpenAI-compatible LLM, free of Home Assistant.
+
+The HA layer gives it a provider, a tool dispatcher and the history, and turns its
+events into chat-log entries.
+"""
+
+from .errors import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMBadResponseError,
+    LLMConnectionError,
+    LLMError,
+    LLMRateLimitError,
+    LLMServerError,
+    LLMTimeoutError,
+    ToolError,
+    ToolValidationError,
+    UnknownToolError,
+)
+from .events import (
+    LLMCallStarted,
+    LoopEvent,
+    LoopFinished,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallsRequested,
+)
+from .limits import LoopLimits
+from .loop import AgenticLoop, EventCallback
+from .messages import Message
+from .openai_provider import OpenAICompatibleProvider
+from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
+from .result import LoopResult, StopReason
+from .tools import ToolCallRecord, ToolDispatcher, ToolSpec
+
+__all__ = [
+    "AgenticLoop",
+    "DeltaCallback",
+    "EventCallback",
+    "LLMAuthError",
+    "LLMBadRequestError",
+    "LLMBadResponseError",
+    "LLMCallStarted",
+    "LLMConnectionError",
+    "LLMError",
+    "LLMProvider",
+    "LLMRateLimitError",
+    "LLMResponse",
+    "LLMServerError",
+    "LLMTimeoutError",
+    "LoopEvent",
+    "LoopFinished",
+    "LoopLimits",
+    "LoopResult",
+    "Message",
+    "OpenAICompatibleProvider",
+    "StopReason",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallFinished",
+    "ToolCallRecord",
+    "ToolCallsRequested",
+    "ToolDispatcher",
+    "ToolError",
+    "ToolSpec",
+    "ToolValidationError",
+    "UnknownToolError",
+]

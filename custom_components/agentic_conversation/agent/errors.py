@@ -1,0 +1,95 @@
+"""Errors of the agent core: LLM failures (classified) and tool failures.
+
+LLM errors never escape the loop; they become a stop reason carrying one of these, so the
+caller can speak a short explanation chosen by `kind` and log `str(error)`.
+"""
+
+
+class LLMError(Exception):
+    """The LLM could not give a usable answer.
+
+    Attributes:
+        kind: Stable short name of the error class, for messages and logs.
+        status_code: HTTP status of the failed response, if there was one.
+        retry_after: Seconds the server asked us to wait (429), if it said.
+    """
+
+    kind: str = "llm"
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        status_code: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        """Initialise with a log-friendly message and the HTTP details, if any."""
+        super().__init__(message or self.__class__.__name__)
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+    def __repr__(self) -> str:
+        """Show the class, message and HTTP details."""
+        return (
+            f"{self.__class__.__name__}({str(self)!r}, status_code={self.status_code},"
+            f" retry_after={self.retry_after})"
+        )
+
+
+class LLMAuthError(LLMError):
+    """The server rejected our credentials (401) or this use of them (403)."""
+
+    kind = "auth"
+
+
+class LLMRateLimitError(LLMError):
+    """Too many requests or quota exhausted (429)."""
+
+    kind = "rate_limit"
+
+
+class LLMTimeoutError(LLMError):
+    """No (complete) answer in time: the request or the turn's deadline ran out."""
+
+    kind = "timeout"
+
+
+class LLMConnectionError(LLMError):
+    """The server could not be reached, or the connection broke mid-answer."""
+
+    kind = "connection"
+
+
+class LLMBadRequestError(LLMError):
+    """The server refused the request as such (400, 404 unknown model, 422, ...)."""
+
+    kind = "bad_request"
+
+
+class LLMServerError(LLMError):
+    """The server failed (5xx) or reported an error inside a stream."""
+
+    kind = "server"
+
+
+class LLMBadResponseError(LLMError):
+    """The answer could not be used: unparsable, empty, or ended early."""
+
+    kind = "bad_response"
+
+
+class ToolError(Exception):
+    """Base of the errors a tool dispatcher raises on purpose."""
+
+
+class ToolValidationError(ToolError):
+    """The arguments of a tool call are wrong; the message tells the model how."""
+
+
+class UnknownToolError(ToolError):
+    """The dispatcher does not know a tool of this name."""
+
+    def __init__(self, name: str) -> None:
+        """Initialise with the unknown tool's name."""
+        super().__init__(f"unknown tool: {name}")
+        self.name = name

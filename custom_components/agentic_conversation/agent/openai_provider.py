@@ -1,0 +1,236 @@
+"""An `LLMProvider` for any server speaking OpenAI's Chat Completions API.
+
+OpenAI itself, Ollama, llama.cpp / llama-cpp-python, vLLM, LM Studio, LocalAI, ...
+"""
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+import contextlib
+import inspect
+import logging
+from typing import Any, cast
+
+import httpx
+import openai
+
+from .messages import Message
+from .openai_errors import SDK_ERRORS, classify
+from .openai_response import StreamAssembler, parse_completion
+from .provider import DeltaCallback, LLMResponse
+from .tools import ToolSpec
+
+_LOGGER = logging.getLogger(__name__)
+
+# Local servers need no key, but the SDK insists on one (and would otherwise read
+# OPENAI_API_KEY from the environment and send it to whatever server is configured).
+NO_API_KEY = "sk-no-key-required"
+# The SDK retries twice by default, with backoff and honouring Retry-After up to a
+# minute, silently spending the turn's deadline. The loop bounds the turn and reports
+# errors at once instead.
+DEFAULT_MAX_RETRIES = 0
+
+
+class OpenAICompatibleProvider:
+    """Chat completions over `openai.AsyncOpenAI`, streamed or not.
+
+    Building an `AsyncOpenAI` does blocking work (SSL context, platform detection);
+    `async_prepare` does it in the executor, and `complete` calls it if needed.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str | None,
+        model: str,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        timeout: float = 30.0,
+        stream: bool = True,
+        http_client: httpx.AsyncClient | None = None,
+        client: openai.AsyncOpenAI | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+    ) -> None:
+        """Initialise; no I/O happens here.
+
+        Args:
+            base_url: The API root, e.g. "http://localhost:11434/v1".
+            api_key: The key; None for servers that need none.
+            model: The model name.
+            temperature: Sent only if set.
+            max_tokens: Sent only if set.
+            timeout: Seconds for connecting and for each read of a response.
+            stream: Stream answers when the caller wants text deltas.
+            http_client: An httpx client to share (e.g. Home Assistant's); not closed
+                by `close`.
+            client: A ready `AsyncOpenAI` to use instead of building one (base_url,
+                api_key and http_client are then ignored); not closed by `close`.
+            max_retries: SDK retries of a failed request.
+        """
+        self._base_url = base_url
+        self._api_key = api_key or NO_API_KEY
+        self._model = model
+        self._temperature = temperature
+        self._max_tokens = max_tokens
+        self._timeout = timeout
+        self._stream = stream
+        self._http_client = http_client
+        self._given_client = client
+        self._max_retries = max_retries
+        self._client: openai.AsyncOpenAI | None = None
+        self._prepare_lock = asyncio.Lock()
+
+    @property
+    def model(self) -> str:
+        """The model name."""
+        return self._model
+
+    async def async_prepare(self) -> None:
+        """Build the client in the executor, once; later calls return at once."""
+        if self._client is not None:
+            return
+        async with self._prepare_lock:
+            if self._client is None:
+                loop = asyncio.get_running_loop()
+                self._client = await loop.run_in_executor(None, self._build_client)
+
+    def _build_client(self) -> openai.AsyncOpenAI:
+        """Blocking: build (or re-configure) the client and warm its platform headers."""
+        if self._given_client is not None:
+            client = self._given_client.with_options(max_retries=self._max_retries)
+        else:
+            client = openai.AsyncOpenAI(
+                base_url=self._base_url,
+                api_key=self._api_key,
+                max_retries=self._max_retries,
+                timeout=self._timeout,
+                # The SDK accepts a legacy httpx client but is typed for httpx2's.
+                http_client=cast("Any", self._http_client),
+            )
+        # As HA core does: platform detection reads files, do it here once. The
+        # resources are imported lazily on first use: import them here too.
+        client.platform_headers()
+        _ = client.chat.completions, client.models
+        return client
+
+    async def close(self) -> None:
+        """Close the client, unless its connections belong to someone else."""
+        client, self._client = self._client, None
+        if client is not None and self._given_client is None and not self._http_client:
+            await client.close()
+
+    async def async_list_models(self) -> list[str]:
+        """The ids of the models the server offers (`GET /models`).
+
+        Raises:
+            LLMError: The server could not be asked, or refused.
+        """
+        await self.async_prepare()
+        assert self._client is not None
+        try:
+            page = await self._client.models.list(timeout=self._timeout)
+        except SDK_ERRORS as err:
+            raise classify(err) from err
+        return [model.id for model in page.data]
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: str | None = None,
+        on_delta: DeltaCallback | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
+    ) -> LLMResponse:
+        """Run one chat completion; see `LLMProvider.complete`.
+
+        Raises:
+            LLMError: Classified; the SDK's and the transport's errors do not escape.
+        """
+        await self.async_prepare()
+        assert self._client is not None
+        request_timeout = (
+            self._timeout if timeout is None else min(timeout, self._timeout)
+        )
+        request: dict[str, Any] = {
+            "model": self._model,
+            "messages": wire_messages(messages),
+            "timeout": request_timeout,
+        }
+        if tools:
+            request["tools"] = [tool.to_openai() for tool in tools]
+            # llama-cpp-python ignores tools unless tool_choice is given.
+            request["tool_choice"] = tool_choice or "auto"
+        if self._temperature is not None:
+            request["temperature"] = self._temperature
+        if self._max_tokens is not None:
+            request["max_tokens"] = self._max_tokens
+        streamed = on_delta is not None and self._stream
+        _LOGGER.debug(
+            "Chat completion with %s: %d messages, %d tools, tool_choice %s, stream %s",
+            self._model,
+            len(messages),
+            len(tools),
+            request.get("tool_choice"),
+            streamed,
+        )
+        if on_delta is not None and streamed:
+            return await self._complete_streamed(request, on_delta)
+        try:
+            completion = await self._client.chat.completions.create(**request)
+            response = parse_completion(completion)
+        except SDK_ERRORS as err:
+            raise classify(err) from err
+        if on_delta is not None and response.text:
+            await _call(on_delta, response.text)
+        return response
+
+    async def _complete_streamed(
+        self, request: dict[str, Any], on_delta: DeltaCallback
+    ) -> LLMResponse:
+        assert self._client is not None
+        try:
+            stream = await self._client.chat.completions.create(**request, stream=True)
+        except SDK_ERRORS as err:
+            raise classify(err) from err
+        assembler = StreamAssembler()
+        try:
+            while True:
+                # Only the SDK's errors are classified; the callback's propagate.
+                try:
+                    chunk = await anext(stream)
+                except StopAsyncIteration:
+                    break
+                except SDK_ERRORS as err:
+                    raise classify(err) from err
+                if delta := assembler.add(chunk):
+                    await _call(on_delta, delta)
+        finally:
+            # Release the connection; failing to close a broken one is no news.
+            with contextlib.suppress(*SDK_ERRORS):
+                await stream.close()
+        return assembler.response()
+
+
+def wire_messages(messages: Sequence[Message]) -> list[Message]:
+    """Messages as strict servers accept them; changed ones are copies, not edits.
+
+    An assistant message with tool calls gets content "" instead of null
+    (llama-cpp-python rejects null).
+    """
+    wire: list[Message] = []
+    for message in messages:
+        if (
+            message.get("role") == "assistant"
+            and message.get("tool_calls")
+            and message.get("content") is None
+        ):
+            message = {**message, "content": ""}
+        wire.append(message)
+    return wire
+
+
+async def _call(callback: Callable[[str], Awaitable[None] | None], text: str) -> None:
+    result = callback(text)
+    if inspect.isawaitable(result):
+        await result

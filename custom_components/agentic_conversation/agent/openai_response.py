@@ -1,0 +1,161 @@
+"""Chat-completions responses, whole or streamed, to `LLMResponse`.
+
+Read defensively with getattr: the SDK does not validate responses, and
+OpenAI-compatible servers differ (arguments as objects, missing ids or indexes).
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+import uuid
+
+from .errors import LLMBadResponseError
+from .messages import parse_arguments
+from .provider import LLMResponse, ToolCall
+
+
+def _new_call_id() -> str:
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+def _content_text(content: Any) -> str:
+    """Message content as text: a string, or a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part.get("text") or "" if isinstance(part, dict) else str(part)
+            for part in content
+        )
+    return ""
+
+
+def parse_completion(completion: Any) -> LLMResponse:
+    """The `LLMResponse` of a non-streamed completion."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise LLMBadResponseError("the response has no choices")
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        raise LLMBadResponseError("the response has no message")
+    text = _content_text(getattr(message, "content", None))
+    if not text and isinstance(refusal := getattr(message, "refusal", None), str):
+        text = refusal
+    calls: list[ToolCall] = []
+    seen: set[str] = set()
+    for raw in getattr(message, "tool_calls", None) or []:
+        function = getattr(raw, "function", None)
+        call_id = getattr(raw, "id", None)
+        if not isinstance(call_id, str) or not call_id or call_id in seen:
+            call_id = _new_call_id()
+        seen.add(call_id)
+        calls.append(
+            ToolCall(
+                id=call_id,
+                name=str(getattr(function, "name", None) or ""),
+                arguments=parse_arguments(getattr(function, "arguments", None)),
+            )
+        )
+    return LLMResponse(
+        text=text,
+        tool_calls=calls,
+        finish_reason=getattr(choices[0], "finish_reason", None),
+    )
+
+
+@dataclass(slots=True)
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+    arguments_object: Any = None
+
+
+class StreamAssembler:
+    """Puts a streamed completion together, chunk by chunk.
+
+    Tool calls arrive in fragments keyed by `index`: the first usually carries id and
+    name, the arguments string is split over many chunks, and several calls can be
+    interleaved.
+    """
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._text: list[str] = []
+        self._calls: dict[int, _PartialCall] = {}
+        self._finish_reason: str | None = None
+
+    def add(self, chunk: Any) -> str:
+        """Take one chunk; return its text delta ("" if none)."""
+        choices = getattr(chunk, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            return ""  # e.g. the usage chunk at the end
+        choice = choices[0]
+        if (finish_reason := getattr(choice, "finish_reason", None)) is not None:
+            self._finish_reason = str(finish_reason)
+        delta = getattr(choice, "delta", None)
+        if delta is None:
+            return ""
+        for fragment in getattr(delta, "tool_calls", None) or []:
+            self._add_tool_call(fragment)
+        text = _content_text(getattr(delta, "content", None))
+        if text:
+            self._text.append(text)
+        return text
+
+    def _add_tool_call(self, fragment: Any) -> None:
+        index = getattr(fragment, "index", None)
+        call_id = getattr(fragment, "id", None)
+        if not isinstance(index, int):
+            # No index (seen from some servers): a new id starts a new call, anything
+            # else continues the last one.
+            known = {c.id for c in self._calls.values()}
+            if call_id and call_id not in known or not self._calls:
+                index = max(self._calls, default=-1) + 1
+            else:
+                index = max(self._calls)
+        call = self._calls.setdefault(index, _PartialCall())
+        if isinstance(call_id, str) and call_id and not call.id:
+            call.id = call_id
+        function = getattr(fragment, "function", None)
+        if function is None:
+            return
+        name = getattr(function, "name", None)
+        if isinstance(name, str) and name and not call.name.endswith(name):
+            # Normally sent once; some servers resend it whole, or split it.
+            call.name += name
+        arguments = getattr(function, "arguments", None)
+        if isinstance(arguments, str):
+            call.arguments.append(arguments)
+        elif arguments is not None:
+            call.arguments_object = arguments  # Ollama: the object, whole
+
+    def response(self) -> LLMResponse:
+        """The complete response.
+
+        Raises:
+            LLMBadResponseError: The stream ended without a finish reason, so the answer
+                may be cut off (servers send one in the last chunk).
+        """
+        if self._finish_reason is None:
+            raise LLMBadResponseError("the stream ended before the answer was complete")
+        calls: list[ToolCall] = []
+        seen: set[str] = set()
+        for index in sorted(self._calls):
+            partial = self._calls[index]
+            call_id = partial.id
+            if not call_id or call_id in seen:
+                call_id = _new_call_id()
+            seen.add(call_id)
+            raw = (
+                partial.arguments_object
+                if partial.arguments_object is not None
+                else "".join(partial.arguments)
+            )
+            calls.append(
+                ToolCall(id=call_id, name=partial.name, arguments=parse_arguments(raw))
+            )
+        return LLMResponse(
+            text="".join(self._text),
+            tool_calls=calls,
+            finish_reason=self._finish_reason,
+        )

@@ -1,0 +1,67 @@
+"""What the loop needs from an LLM: one chat completion, optionally streamed."""
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .messages import Message
+from .tools import ToolSpec
+
+type DeltaCallback = Callable[[str], Awaitable[None] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call requested by the LLM.
+
+    Attributes:
+        id: The call id; the tool result message carries it back.
+        name: The tool's name.
+        arguments: The parsed arguments, or the raw text if it was not a JSON object.
+    """
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | str
+
+
+@dataclass(frozen=True, slots=True)
+class LLMResponse:
+    """One complete LLM answer.
+
+    Attributes:
+        text: The assistant text ("" if none).
+        tool_calls: The requested tool calls, in the order the LLM gave them.
+        finish_reason: As the server reported it ("stop", "tool_calls", "length", ...).
+    """
+
+    text: str
+    tool_calls: list[ToolCall]
+    finish_reason: str | None
+
+
+class LLMProvider(Protocol):
+    """An LLM speaking the chat-completions protocol.
+
+    Implementations raise only `LLMError` subclasses for failures of the LLM.
+    """
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: str | None = None,
+        on_delta: DeltaCallback | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
+    ) -> LLMResponse:
+        """Run one chat completion.
+
+        Args:
+            messages: The whole conversation to send, system prompt first.
+            tools: The tools offered; none means neither tools nor tool_choice is sent.
+            tool_choice: "auto" when None and tools are offered; "none" forbids calls.
+            on_delta: If given, called with each piece of text as it streams in.
+            timeout: Upper bound in seconds for this call, on top of the provider's own.
+        """
+        ...

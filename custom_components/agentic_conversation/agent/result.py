@@ -1,0 +1,50 @@
+"""The outcome of one agentic turn."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .errors import LLMError
+from .messages import Message
+from .tools import ToolCallRecord
+
+
+class StopReason(StrEnum):
+    """Why a turn ended."""
+
+    FINAL = "final"
+    """The LLM gave its answer."""
+    ITERATION_CAP = "iteration_cap"
+    """Too many tool rounds (or the same call repeated); answered without tools."""
+    DEADLINE = "deadline"
+    """The turn's time limit ran out."""
+    CANCELLED = "cancelled"
+    """The task running the turn was cancelled."""
+    LLM_ERROR = "llm_error"
+    """The LLM failed; `LoopResult.error` says how."""
+
+
+@dataclass(slots=True)
+class LoopResult:
+    """The outcome of one turn.
+
+    Attributes:
+        text: The final answer; after the iteration cap possibly a summary of what was
+            and was not done; "" for deadline, cancellation and LLM errors.
+        messages: What this turn adds to history: the user message, the assistant
+            tool-call messages each followed by one tool message per call, and the final
+            assistant message if there is one.
+        iterations: LLM calls made in the turn (the final-answer call included).
+        tool_calls: Records of all tool calls, in request order.
+        stop_reason: Why the turn ended.
+        error: The LLM error, for LLM_ERROR and DEADLINE (and a failed final-answer
+            call after the iteration cap).
+        finish_reason: The finish reason of the last LLM response.
+    """
+
+    text: str
+    messages: list[Message]
+    iterations: int
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    stop_reason: StopReason = StopReason.FINAL
+    error: LLMError | None = None
+    finish_reason: str | None = None

@@ -1,0 +1,227 @@
+"""Tools: what is offered to the LLM, how one call runs, and its JSON result envelope.
+
+Every outcome of a tool call (success, bad arguments, unknown tool, exception, timeout)
+becomes a JSON envelope the model can read and recover from; nothing escapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Collection
+from dataclasses import dataclass
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .errors import ToolValidationError, UnknownToolError
+
+if TYPE_CHECKING:
+    from .provider import ToolCall
+
+_LOGGER = logging.getLogger(__name__)
+
+# How much of unparsable arguments to quote back to the model.
+_QUOTE_CHARS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool offered to the LLM.
+
+    Attributes:
+        name: The function name the LLM calls.
+        description: What the tool does, for the LLM.
+        parameters: The JSON schema of the arguments object.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def to_openai(self) -> dict[str, Any]:
+        """The chat-completions `tools` entry."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+class ToolDispatcher(Protocol):
+    """Runs a tool by name.
+
+    Raises `ToolValidationError` for bad arguments, `UnknownToolError` for a tool it
+    does not know; any other exception is reported to the model as well.
+    """
+
+    async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Run the tool and return a JSON-serialisable result."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """What happened to one tool call.
+
+    Attributes:
+        call_id: The LLM's id of the call.
+        name: The tool's name.
+        arguments: Parsed arguments, or the raw text when they were not a JSON object.
+        ok: Whether the tool ran and succeeded.
+        error: The error told to the model, if not ok.
+        duration: Seconds the call took.
+        result: The JSON envelope sent to the model.
+        started_at: time.monotonic() when the call started.
+        finished_at: time.monotonic() when the call finished.
+        repeated: The call repeated an earlier identical one and was not run again.
+    """
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any] | str
+    ok: bool
+    error: str | None
+    duration: float
+    result: str
+    started_at: float
+    finished_at: float
+    repeated: bool = False
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def truncate(text: str, max_chars: int) -> str:
+    """Cut text to max_chars, with a marker saying how much was left out."""
+    if len(text) <= max_chars:
+        return text
+    return f"{text[:max_chars]}…[truncated {len(text) - max_chars} chars]"
+
+
+def success_envelope(result: Any, max_chars: int) -> str:
+    """The envelope of a successful call; a large result becomes a truncated string."""
+    envelope: dict[str, Any] = {"success": True, "result": result}
+    text = result if isinstance(result, str) else _dumps(result)
+    if len(text) > max_chars:
+        envelope["result"] = truncate(text, max_chars)
+        envelope["truncated"] = True
+    return _dumps(envelope)
+
+
+def error_envelope(error: str, max_chars: int, **hints: Any) -> str:
+    """The envelope of a failed call, with hints for the model to recover."""
+    return _dumps({"success": False, "error": truncate(error, max_chars), **hints})
+
+
+def cancelled_record(call: ToolCall, error: str, now: float) -> ToolCallRecord:
+    """The record of a call that was requested but cut short (cancelled, deadline)."""
+    return ToolCallRecord(
+        call_id=call.id,
+        name=call.name,
+        arguments=call.arguments,
+        ok=False,
+        error=error,
+        duration=0.0,
+        result=_dumps({"success": False, "error": error}),
+        started_at=now,
+        finished_at=now,
+    )
+
+
+def repeated_record(
+    call: ToolCall, earlier: ToolCallRecord, note: str
+) -> ToolCallRecord:
+    """The record of a call answered from an earlier identical call of the turn."""
+    envelope = json.loads(earlier.result)
+    envelope["note"] = note
+    now = time.monotonic()
+    return ToolCallRecord(
+        call_id=call.id,
+        name=call.name,
+        arguments=call.arguments,
+        ok=earlier.ok,
+        error=earlier.error,
+        duration=0.0,
+        result=_dumps(envelope),
+        started_at=now,
+        finished_at=now,
+        repeated=True,
+    )
+
+
+async def execute_tool_call(
+    call: ToolCall,
+    dispatcher: ToolDispatcher,
+    offered: Collection[str],
+    *,
+    tool_timeout: float,
+    max_result_chars: int,
+) -> ToolCallRecord:
+    """Run one tool call; every failure becomes an error envelope, none is raised.
+
+    Cancellation is not a failure of the tool and propagates.
+    """
+    started = time.monotonic()
+    error: str | None = None
+    hints: dict[str, Any] = {}
+    result: Any = None
+    if isinstance(call.arguments, str):
+        error = "The arguments are not a valid JSON object."
+        hints = {
+            "received": truncate(call.arguments, _QUOTE_CHARS),
+            "hint": "Call the tool again with a JSON object matching its parameters.",
+        }
+    elif call.name not in offered:
+        error = f"Unknown tool: {call.name}"
+        hints = {"valid_tools": sorted(offered)}
+    else:
+        deadline = asyncio.timeout(tool_timeout)
+        try:
+            async with deadline:
+                result = await dispatcher(call.name, call.arguments)
+        except UnknownToolError:
+            error = f"Unknown tool: {call.name}"
+            hints = {"valid_tools": sorted(offered)}
+        except ToolValidationError as err:
+            error = f"Invalid arguments: {err}"
+            hints = {"hint": "Fix the arguments and call the tool again."}
+        except TimeoutError as err:
+            if deadline.expired():
+                error = f"The tool did not finish within {tool_timeout:g} seconds."
+            else:  # the tool's own timeout, e.g. talking to a device
+                error = f"TimeoutError: {str(err) or 'the tool timed out'}"
+        except Exception as err:  # noqa: BLE001 - any tool failure goes to the model
+            _LOGGER.info("Tool %s failed: %s: %s", call.name, type(err).__name__, err)
+            _LOGGER.debug("Tool %s failure", call.name, exc_info=True)
+            error = f"{type(err).__name__}: {err}"
+
+    if error is None:
+        try:
+            envelope = success_envelope(result, max_result_chars)
+        except ValueError as err:  # e.g. a circular structure
+            error = f"The tool's result could not be serialised: {err}"
+    if error is not None:
+        envelope = error_envelope(error, max_result_chars, **hints)
+    finished = time.monotonic()
+    _LOGGER.debug(
+        "Tool %s %s in %.3f s",
+        call.name,
+        "failed" if error else "ok",
+        finished - started,
+    )
+    return ToolCallRecord(
+        call_id=call.id,
+        name=call.name,
+        arguments=call.arguments,
+        ok=error is None,
+        error=error,
+        duration=finished - started,
+        result=envelope,
+        started_at=started,
+        finished_at=finished,
+    )

@@ -1,0 +1,104 @@
+"""The state of one agentic turn: messages so far, tool-call slots, bookkeeping."""
+
+from collections import Counter
+from collections.abc import Sequence
+import time
+
+from .errors import LLMError
+from .events import ToolCallFinished
+from .messages import Message, assistant_message, tool_message, user_message
+from .provider import ToolCall
+from .result import LoopResult, StopReason
+from .tools import ToolCallRecord, ToolSpec, cancelled_record
+
+
+class Turn:
+    """The mutable state of one turn of the loop."""
+
+    def __init__(
+        self, prefix: list[Message], user_text: str, tools: Sequence[ToolSpec]
+    ) -> None:
+        """Start a turn: prefix is what precedes it (system prompt, history)."""
+        self.prefix = prefix
+        self.messages: list[Message] = [user_message(user_text)]
+        self.tools = tools
+        self.offered = frozenset(tool.name for tool in tools)
+        self.records: list[ToolCallRecord] = []
+        self.iterations = 0
+        self.text = ""
+        self.stop_reason = StopReason.FINAL
+        self.error: LLMError | None = None
+        self.finish_reason: str | None = None
+        # Identical-call bookkeeping: how often requested, and the first record.
+        self.requests: Counter[tuple[str, str]] = Counter()
+        self.answered: dict[tuple[str, str], ToolCallRecord] = {}
+        self.repeat_limit_hit = False
+        # The tool calls of the last assistant message, while their results are open.
+        self.open_calls: list[ToolCall] = []
+        self.slots: list[ToolCallRecord | None] = []
+        self.reported: list[bool] = []
+
+    def outgoing(self, extra: Sequence[Message] = ()) -> list[Message]:
+        """The messages to send to the LLM now."""
+        return [*self.prefix, *self.messages, *extra]
+
+    def open_tool_phase(self, text: str, calls: list[ToolCall]) -> None:
+        """Append the assistant tool-call message; results are filled in as they come."""
+        self.messages.append(
+            assistant_message(text, [(c.id, c.name, c.arguments) for c in calls])
+        )
+        self.open_calls = calls
+        self.slots = [None] * len(calls)
+        self.reported = [False] * len(calls)
+
+    def report(self, index: int) -> ToolCallFinished:
+        """The event for a settled call, noted as sent."""
+        record = self.slots[index]
+        assert record is not None
+        self.reported[index] = True
+        return ToolCallFinished(record)
+
+    def close_tool_phase(self, error: str) -> list[ToolCallFinished]:
+        """Append one tool message per open call, in request order.
+
+        Calls without a result get an error record saying `error`. Returns the
+        ToolCallFinished events not sent yet, so that each call gets exactly one.
+        """
+        now = time.monotonic()
+        unreported: list[ToolCallFinished] = []
+        for index, call in enumerate(self.open_calls):
+            if self.slots[index] is None:
+                self.slots[index] = cancelled_record(call, error, now)
+            if not self.reported[index]:
+                unreported.append(self.report(index))
+            record = self.slots[index]
+            assert record is not None
+            self.records.append(record)
+            self.messages.append(tool_message(call.id, record.result))
+        self.open_calls = []
+        self.slots = []
+        self.reported = []
+        return unreported
+
+    def finish(self, text: str, stop_reason: StopReason) -> None:
+        """End with a final assistant message."""
+        self.text = text
+        self.stop_reason = stop_reason
+        self.messages.append(assistant_message(text))
+
+    def fail(self, stop_reason: StopReason, error: LLMError | None) -> None:
+        """End without an answer."""
+        self.stop_reason = stop_reason
+        self.error = error
+
+    def result(self) -> LoopResult:
+        """The outcome so far."""
+        return LoopResult(
+            text=self.text,
+            messages=list(self.messages),
+            iterations=self.iterations,
+            tool_calls=list(self.records),
+            stop_reason=self.stop_reason,
+            error=self.error,
+            finish_reason=self.finish_reason,
+        )

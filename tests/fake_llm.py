@@ -1,0 +1,385 @@
+"""A scripted OpenAI-compatible chat-completions server on loopback, for tests.
+
+It replays scripted replies in order, one per `POST /v1/chat/completions`, streamed
+(SSE) or not as the client asks (or as the reply forces), and records every request
+body so tests can assert what the LLM was sent:
+
+    async with FakeLLM() as server:
+        server.script([Reply.tool_calls([("get_weather", {"city": "Lisbon"})]),
+                       Reply.text("Sunny.")])
+        ...  # point an OpenAI client at server.base_url
+        assert server.requests[1]["messages"][-1]["role"] == "tool"
+
+Tests using it must request pytest-socket's `socket_enabled` fixture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+import json
+import socket
+from typing import Any, Self
+
+from aiohttp import web
+
+# A scripted tool call: (name, arguments) or (name, arguments, id). Dict arguments are
+# sent as a JSON string (or as an object with `as_object`); str arguments verbatim.
+type FakeToolCall = (
+    tuple[str, dict[str, Any] | str] | tuple[str, dict[str, Any] | str, str]
+)
+
+MODEL = "fake-model"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One scripted answer of the fake server; build it with the class methods."""
+
+    kind: str
+    content: str = ""
+    calls: tuple[FakeToolCall, ...] = ()
+    finish_reason: str | None = "stop"
+    stream: bool | None = None
+    as_object: bool = False
+    chunk_size: int = 3
+    status: int = 200
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()
+    done: bool = True
+    cut: str = "connection"
+
+    @classmethod
+    def text(
+        cls,
+        text: str,
+        *,
+        finish_reason: str | None = "stop",
+        stream: bool | None = None,
+        chunk_size: int = 3,
+    ) -> Reply:
+        """A plain assistant answer; streamed in pieces of chunk_size characters."""
+        return cls(
+            "completion",
+            content=text,
+            finish_reason=finish_reason,
+            stream=stream,
+            chunk_size=chunk_size,
+        )
+
+    @classmethod
+    def tool_calls(
+        cls,
+        calls: Sequence[FakeToolCall],
+        *,
+        text: str = "",
+        as_object: bool = False,
+        finish_reason: str | None = "tool_calls",
+        stream: bool | None = None,
+        chunk_size: int = 3,
+    ) -> Reply:
+        """An answer calling tools; streamed arguments are split into small pieces."""
+        return cls(
+            "completion",
+            content=text,
+            calls=tuple(calls),
+            as_object=as_object,
+            finish_reason=finish_reason,
+            stream=stream,
+            chunk_size=chunk_size,
+        )
+
+    @classmethod
+    def error(
+        cls,
+        status: int,
+        message: str | None = None,
+        *,
+        retry_after: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply:
+        """An HTTP error with an OpenAI-style error body."""
+        all_headers = dict(headers or {})
+        if retry_after is not None:
+            all_headers["retry-after"] = retry_after
+        return cls(
+            "error",
+            status=status,
+            body={
+                "error": {
+                    "message": message or f"fake error {status}",
+                    "type": "fake_error",
+                    "param": None,
+                    "code": str(status),
+                }
+            },
+            headers=all_headers,
+        )
+
+    @classmethod
+    def hang(cls) -> Reply:
+        """Never answer (until the client gives up or the server closes)."""
+        return cls("hang")
+
+    @classmethod
+    def truncated(cls, text: str = "Partial answ", *, cut: str = "connection") -> Reply:
+        """A stream that stops early, without a finish reason nor [DONE].
+
+        Args:
+            text: The text streamed before the end.
+            cut: "connection" drops the connection mid-body; "clean" ends the HTTP
+                body properly, just too early.
+        """
+        return cls("truncated", content=text, cut=cut)
+
+    @classmethod
+    def raw(
+        cls,
+        body: str | dict[str, Any],
+        *,
+        status: int = 200,
+        content_type: str = "application/json",
+    ) -> Reply:
+        """A non-streamed answer with exactly this body."""
+        return cls(
+            "raw",
+            status=status,
+            body=body,
+            headers={"Content-Type": content_type},
+        )
+
+    @classmethod
+    def sse(cls, events: Sequence[dict[str, Any] | str], *, done: bool = True) -> Reply:
+        """A stream of exactly these events (dicts as JSON), then [DONE] if done."""
+        return cls("sse", events=tuple(events), done=done)
+
+
+def closed_port_url() -> str:
+    """A base URL on which nothing listens: connecting is refused."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def _call_id(call: FakeToolCall, index: int) -> str:
+    return call[2] if len(call) == 3 else f"call_{index}"
+
+
+def _arguments(call: FakeToolCall, as_object: bool) -> Any:
+    arguments = call[1]
+    if isinstance(arguments, str) or as_object:
+        return arguments
+    return json.dumps(arguments)
+
+
+class FakeLLM:
+    """The fake server. Use as `async with FakeLLM() as server`, or start()/close().
+
+    Attributes:
+        requests: The JSON body of every chat-completion request, in order.
+        headers: The headers of those requests.
+        model_ids: What `GET /v1/models` lists.
+    """
+
+    def __init__(self, *, model_ids: Sequence[str] = (MODEL,)) -> None:
+        """Initialise; nothing listens until start()."""
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.model_ids = list(model_ids)
+        self._script: deque[Reply] = deque()
+        self._closing = asyncio.Event()
+        self._received = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+
+    @property
+    def base_url(self) -> str:
+        """The API root, "http://127.0.0.1:PORT/v1"."""
+        return f"http://127.0.0.1:{self._port}/v1"
+
+    @property
+    def unused(self) -> int:
+        """How many scripted replies were not asked for."""
+        return len(self._script)
+
+    def script(self, replies: Iterable[Reply]) -> None:
+        """Queue replies, served one per chat-completion request."""
+        self._script.extend(replies)
+
+    async def wait_for_requests(self, count: int) -> None:
+        """Wait until `count` chat-completion requests have arrived."""
+        while len(self.requests) < count:
+            self._received.clear()
+            await self._received.wait()
+
+    async def start(self) -> None:
+        """Listen on a free loopback port."""
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._chat_completions)
+        app.router.add_get("/v1/models", self._models)
+        # handler_cancellation: a hanging handler ends when the client hangs up.
+        self._runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, shutdown_timeout=0.5
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+
+    async def close(self) -> None:
+        """Stop listening; hanging replies end."""
+        self._closing.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        """Start."""
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Close."""
+        await self.close()
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [
+                    {"id": model, "object": "model", "created": 0, "owned_by": "fake"}
+                    for model in self.model_ids
+                ],
+            }
+        )
+
+    async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(body)
+        self.headers.append(dict(request.headers))
+        self._received.set()
+        if not self._script:
+            return web.json_response(
+                {"error": {"message": "fake_llm: the script is exhausted"}}, status=500
+            )
+        reply = self._script.popleft()
+        if reply.kind == "error":
+            return web.json_response(
+                reply.body, status=reply.status, headers=reply.headers
+            )
+        if reply.kind == "hang":
+            await self._closing.wait()
+            return web.json_response({"error": {"message": "closing"}}, status=503)
+        if reply.kind == "raw":
+            text = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
+            return web.Response(text=text, status=reply.status, headers=reply.headers)
+        if reply.kind == "sse":
+            return await self._stream(request, reply.events, done=reply.done)
+        if reply.kind == "truncated":
+            return await self._truncated(request, reply)
+        stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
+        if stream:
+            return await self._stream(request, _chunks(reply), done=True)
+        return web.json_response(_completion(reply))
+
+    async def _stream(
+        self, request: web.Request, events: Iterable[Any], *, done: bool
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for event in events:
+            data = event if isinstance(event, str) else json.dumps(event)
+            await response.write(f"data: {data}\n\n".encode())
+        if done:
+            await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    async def _truncated(
+        self, request: web.Request, reply: Reply
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        partial = Reply.text(reply.content, finish_reason=None)
+        for chunk in list(_chunks(partial))[:-1]:  # all but the finishing chunk
+            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        if reply.cut == "clean":
+            await response.write_eof()
+        else:
+            # Drop the connection in the middle of the chunked body.
+            assert request.transport is not None
+            request.transport.close()
+        return response
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _chunks(reply: Reply) -> list[dict[str, Any]]:
+    """The stream of a completion, split as OpenAI does."""
+    chunks = [_chunk({"role": "assistant", "content": ""})]
+    chunks += [
+        _chunk({"content": piece}) for piece in _pieces(reply.content, reply.chunk_size)
+    ]
+    for index, call in enumerate(reply.calls):
+        arguments = _arguments(call, reply.as_object)
+        function: dict[str, Any] = {"name": call[0], "arguments": ""}
+        head = {
+            "index": index,
+            "id": _call_id(call, index),
+            "type": "function",
+            "function": function,
+        }
+        if not isinstance(arguments, str):
+            function["arguments"] = arguments
+            chunks.append(_chunk({"tool_calls": [head]}))
+            continue
+        chunks.append(_chunk({"tool_calls": [head]}))
+        chunks += [
+            _chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+            for piece in _pieces(arguments, reply.chunk_size)
+        ]
+    chunks.append(_chunk({}, reply.finish_reason))
+    return chunks
+
+
+def _completion(reply: Reply) -> dict[str, Any]:
+    """A non-streamed completion."""
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+    if reply.calls:
+        message["tool_calls"] = [
+            {
+                "id": _call_id(call, index),
+                "type": "function",
+                "function": {
+                    "name": call[0],
+                    "arguments": _arguments(call, reply.as_object),
+                },
+            }
+            for index, call in enumerate(reply.calls)
+        ]
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": MODEL,
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": reply.finish_reason}
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
