@@ -1,9 +1,13 @@
 """Fixtures shared by the tests: a real Home Assistant with our integration loadable."""
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
+
+from tests.fake_llm import FakeLLM
 
 
 @pytest.fixture
@@ -17,3 +21,10 @@ async def ha_core(
     assert await async_setup_component(hass, "homeassistant", {})
     await hass.async_block_till_done()
     return hass
+
+
+@pytest.fixture
+async def fake_llm(socket_enabled: None) -> AsyncIterator[FakeLLM]:
+    """A running fake OpenAI-compatible server on loopback."""
+    async with FakeLLM() as server:
+        yield server

@@ -6,6 +6,60 @@ from typing import Final
 DOMAIN: Final = "agentic_conversation"
 LOGGER = logging.getLogger(__package__)
 
+# The connection (config entry)
 CONF_BASE_URL: Final = "base_url"
-
 DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
+
+# An agent (conversation subentry); prompt and llm_hass_api use HA's own keys
+SUBENTRY_CONVERSATION: Final = "conversation"
+DEFAULT_AGENT_NAME: Final = "Agentic Conversation"
+CONF_MODEL: Final = "model"
+CONF_MAX_ITERATIONS: Final = "max_iterations"
+CONF_TOOL_TIMEOUT: Final = "tool_timeout"
+CONF_TURN_TIMEOUT: Final = "turn_timeout"
+CONF_TEMPERATURE: Final = "temperature"
+CONF_MAX_TOKENS: Final = "max_tokens"
+CONF_HISTORY_TOKENS: Final = "history_tokens"
+CONF_STREAM: Final = "stream"
+
+DEFAULT_MODEL: Final = "gpt-4o-mini"
+DEFAULT_MAX_ITERATIONS: Final = 10
+DEFAULT_TOOL_TIMEOUT: Final = 10.0
+DEFAULT_TURN_TIMEOUT: Final = 60.0
+DEFAULT_TEMPERATURE: Final = 0.7
+DEFAULT_MAX_TOKENS: Final = 1024
+DEFAULT_HISTORY_TOKENS: Final = 4000
+DEFAULT_STREAM: Final = True
+
+# Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
+LLM_API_ID: Final = DOMAIN
+CONF_ALLOWED_SERVICES: Final = "allowed_services"
+CONF_WEATHER_ENTITY: Final = "weather_entity"
+CONF_ENABLED_TOOLS: Final = "enabled_tools"
+
+TOOL_SEARCH_ENTITIES: Final = "search_entities"
+TOOL_GET_ENTITY_STATE: Final = "get_entity_state"
+TOOL_CALL_SERVICE: Final = "call_service"
+TOOL_GET_WEATHER: Final = "get_weather"
+TOOL_NAMES: Final = (
+    TOOL_SEARCH_ENTITIES,
+    TOOL_GET_ENTITY_STATE,
+    TOOL_CALL_SERVICE,
+    TOOL_GET_WEATHER,
+)
+DEFAULT_ENABLED_TOOLS: Final = TOOL_NAMES
+# Domains `call_service` may act on, `domain` or `domain.service` patterns (fnmatch).
+# Locks, alarm panels and the like are left out on purpose: a misheard word must not
+# open the front door.
+DEFAULT_ALLOWED_SERVICES: Final = (
+    "light",
+    "switch",
+    "fan",
+    "cover",
+    "climate",
+    "media_player",
+    "scene",
+    "script",
+    "input_*",
+    "vacuum",
+)

@@ -1,4 +1,4 @@
-"""Fixtures for the agent core tests: the fake LLM server and a provider on it."""
+"""Fixtures for the agent core tests: a provider on the fake LLM server."""
 
 from collections.abc import AsyncIterator
 
@@ -6,13 +6,6 @@ import pytest
 
 from custom_components.agentic_conversation.agent import OpenAICompatibleProvider
 from tests.fake_llm import MODEL, FakeLLM
-
-
-@pytest.fixture
-async def fake_llm(socket_enabled: None) -> AsyncIterator[FakeLLM]:
-    """A running fake OpenAI-compatible server on loopback."""
-    async with FakeLLM() as server:
-        yield server
 
 
 @pytest.fixture

@@ -1,0 +1,57 @@
+"""Per-agent settings for our tools, carried to them in the LLM context.
+
+HA builds an LLM API instance from an `llm.LLMContext`, which names no agent. Our
+agents pass an `AgenticLLMContext` instead, so the `agentic_conversation` API can apply
+the agent's allow-list, weather source and enabled tools; any other caller (another
+integration's agent using our API) gets the defaults.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from homeassistant.helpers import llm
+
+from .const import (
+    CONF_ALLOWED_SERVICES,
+    CONF_ENABLED_TOOLS,
+    CONF_WEATHER_ENTITY,
+    DEFAULT_ALLOWED_SERVICES,
+    DEFAULT_ENABLED_TOOLS,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOptions:
+    """What an agent lets our tools do."""
+
+    allowed_services: tuple[str, ...] = DEFAULT_ALLOWED_SERVICES
+    weather_entity: str | None = None
+    enabled_tools: frozenset[str] = frozenset(DEFAULT_ENABLED_TOOLS)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        """Read them from an agent's subentry data, defaults for what is missing."""
+        return cls(
+            allowed_services=tuple(
+                options.get(CONF_ALLOWED_SERVICES, DEFAULT_ALLOWED_SERVICES)
+            ),
+            weather_entity=options.get(CONF_WEATHER_ENTITY) or None,
+            enabled_tools=frozenset(
+                options.get(CONF_ENABLED_TOOLS, DEFAULT_ENABLED_TOOLS)
+            ),
+        )
+
+
+@dataclass(slots=True)
+class AgenticLLMContext(llm.LLMContext):
+    """An LLM context that also carries the asking agent's tool options."""
+
+    tool_options: ToolOptions = field(default_factory=ToolOptions)
+
+
+def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:
+    """The tool options of the agent behind this context, or the defaults."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.tool_options
+    return ToolOptions()
