@@ -74,6 +74,14 @@ def test_stream_cleaner_releases_text_before_the_stream_ends() -> None:
     """TTS can start early: text is released during the stream, not only at flush."""
     cleaner = SpeechStreamCleaner()
     released = cleaner.feed("Turning on the kitchen light now.\n")
-    assert released == "Turning on the kitchen light now.\n"
-    assert cleaner.feed("Done") == "D"
+    assert released == "Turning on the kitchen light now."
+    # the newline was held back until words followed it
+    assert cleaner.feed("Done") == "\nD"
     assert cleaner.flush() == "one"
+
+
+def test_stream_never_ends_in_whitespace_left_by_a_removed_emoji() -> None:
+    """A trailing emoji or blank line leaves no dangling space in what TTS gets."""
+    cleaner = SpeechStreamCleaner()
+    spoken = cleaner.feed("Hello there! ") + cleaner.feed("\U0001f44b\n\n")
+    assert spoken + cleaner.flush() == "Hello there!"

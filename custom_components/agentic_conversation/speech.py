@@ -83,6 +83,9 @@ class SpeechStreamCleaner:
         self._in_reasoning = False
         self._released_any = False
         self._at_line_start = True
+        # Trailing whitespace is held back until more words follow, so the spoken
+        # text never ends in a space or newline left by a removed emoji or token.
+        self._held_space = ""
 
     def feed(self, delta: str) -> str:
         """Take a delta; return the cleaned text that is safe to speak now."""
@@ -120,7 +123,9 @@ class SpeechStreamCleaner:
         """Return what is left at the end of the stream."""
         text = "" if self._in_reasoning else self._pending
         self._pending = ""
-        return self._release(text)
+        released = self._release(text)
+        self._held_space = ""
+        return released
 
     def _release(self, raw: str) -> str:
         if not raw:
@@ -134,4 +139,10 @@ class SpeechStreamCleaner:
             # leading blank lines (e.g. after a reasoning block) are not spoken
             text = text.lstrip()
             self._released_any = bool(text)
-        return text
+        words = text.rstrip()
+        if not words:
+            self._held_space += text
+            return ""
+        released = self._held_space + words
+        self._held_space = text[len(words) :]
+        return released

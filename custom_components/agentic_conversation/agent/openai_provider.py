@@ -85,6 +85,13 @@ class OpenAICompatibleProvider:
         """The model name."""
         return self._model
 
+    @property
+    def client(self) -> openai.AsyncOpenAI:
+        """The prepared client, to share with other providers (after async_prepare)."""
+        if self._client is None:
+            raise RuntimeError("async_prepare() has not run")
+        return self._client
+
     async def async_prepare(self) -> None:
         """Build the client in the executor, once; later calls return at once."""
         if self._client is not None:
