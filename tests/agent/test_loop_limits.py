@@ -184,6 +184,7 @@ async def test_iteration_cap_final_call(
 
     assert result.stop_reason is StopReason.ITERATION_CAP
     assert result.text == "Lisbon and Porto are sunny."
+    assert result.summarized is False
     assert result.iterations == 3
     assert len(tools.calls) == 2
     first, second, final = fake_llm.requests
@@ -247,6 +248,7 @@ async def test_iteration_cap_summary(
         "I couldn't finish this request within the steps allowed."
         " Done: weather. Not done: lock."
     )
+    assert result.summarized is True
     assert len(tools.calls) == 2  # the final call's tool call was not run
     assert result.messages[-1] == {"role": "assistant", "content": result.text}
     assert_consistent(result.messages)
@@ -266,6 +268,7 @@ async def test_iteration_cap_summary_nothing_done(
     result = await loop.run("go", [], [])
 
     assert result.text.endswith("Nothing was done.")
+    assert result.summarized is True
     assert result.stop_reason is StopReason.ITERATION_CAP
 
 

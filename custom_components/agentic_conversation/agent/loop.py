@@ -397,16 +397,22 @@ class AgenticLoop:
         except LLMError as err:
             _LOGGER.warning("Final answer call failed: %r", err)
             turn.error = err
-            turn.finish(summarize(turn.records), StopReason.ITERATION_CAP)
+            turn.finish(
+                summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
+            )
             return
         if response.tool_calls and response.finish_reason != "content_filter":
             _LOGGER.warning(
                 "The LLM asked for %d tool calls when told to answer; ignoring them",
                 len(response.tool_calls),
             )
-            turn.finish(summarize(turn.records), StopReason.ITERATION_CAP)
+            turn.finish(
+                summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
+            )
         elif not response.text.strip() and response.finish_reason != "content_filter":
-            turn.finish(summarize(turn.records), StopReason.ITERATION_CAP)
+            turn.finish(
+                summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
+            )
         else:
             turn.finish(_answer_text(response), StopReason.ITERATION_CAP)
 

@@ -39,6 +39,8 @@ class LoopResult:
         error: The LLM error, for LLM_ERROR and DEADLINE (and a failed final-answer
             call after the iteration cap).
         finish_reason: The finish reason of the last LLM response.
+        summarized: `text` is the loop's own English summary (after the iteration
+            cap, when the LLM gave no final answer), not the LLM's words.
     """
 
     text: str
@@ -48,3 +50,4 @@ class LoopResult:
     stop_reason: StopReason = StopReason.FINAL
     error: LLMError | None = None
     finish_reason: str | None = None
+    summarized: bool = False

@@ -29,6 +29,7 @@ class Turn:
         self.stop_reason = StopReason.FINAL
         self.error: LLMError | None = None
         self.finish_reason: str | None = None
+        self.summarized = False
         # Identical-call bookkeeping: how often requested, and the first record.
         self.requests: Counter[tuple[str, str]] = Counter()
         self.answered: dict[tuple[str, str], ToolCallRecord] = {}
@@ -80,10 +81,13 @@ class Turn:
         self.reported = []
         return unreported
 
-    def finish(self, text: str, stop_reason: StopReason) -> None:
-        """End with a final assistant message."""
+    def finish(
+        self, text: str, stop_reason: StopReason, *, summarized: bool = False
+    ) -> None:
+        """End with a final assistant message (the LLM's, or our summary)."""
         self.text = text
         self.stop_reason = stop_reason
+        self.summarized = summarized
         self.messages.append(assistant_message(text))
 
     def fail(self, stop_reason: StopReason, error: LLMError | None) -> None:
@@ -101,4 +105,5 @@ class Turn:
             stop_reason=self.stop_reason,
             error=self.error,
             finish_reason=self.finish_reason,
+            summarized=self.summarized,
         )
