@@ -183,6 +183,9 @@ class FakeLLM:
         requests: The JSON body of every chat-completion request, in order.
         headers: The headers of those requests.
         model_ids: What `GET /v1/models` lists.
+        api_key: If set, `GET /v1/models` answers 401 unless sent this bearer key.
+        models_status: If set, `GET /v1/models` answers with this HTTP error status.
+        models_body: If set, `GET /v1/models` answers 200 with this JSON instead.
     """
 
     def __init__(self, *, model_ids: Sequence[str] = (MODEL,)) -> None:
@@ -190,6 +193,9 @@ class FakeLLM:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.model_ids = list(model_ids)
+        self.api_key: str | None = None
+        self.models_status: int | None = None
+        self.models_body: Any = None
         self._script: deque[Reply] = deque()
         self._closing = asyncio.Event()
         self._received = asyncio.Event()
@@ -247,6 +253,14 @@ class FakeLLM:
         await self.close()
 
     async def _models(self, request: web.Request) -> web.Response:
+        if self.api_key is not None and (
+            request.headers.get("Authorization") != f"Bearer {self.api_key}"
+        ):
+            return _error_response(401)
+        if self.models_status is not None:
+            return _error_response(self.models_status)
+        if self.models_body is not None:
+            return web.json_response(self.models_body)
         return web.json_response(
             {
                 "object": "list",
@@ -383,3 +397,11 @@ def _completion(reply: Reply) -> dict[str, Any]:
         ],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+
+
+def _error_response(status: int) -> web.Response:
+    """An error in the shape OpenAI sends."""
+    return web.json_response(
+        {"error": {"message": f"fake error {status}", "type": "error", "code": None}},
+        status=status,
+    )

@@ -1,39 +1,117 @@
-"""The integration sets up from a config flow and unloads in a real Home Assistant."""
+"""Setting up, reloading and unloading a connection in a real Home Assistant."""
 
-from homeassistant import config_entries
-from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_API_KEY
-from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowResultType
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.agentic_conversation.const import CONF_BASE_URL, DOMAIN
+from homeassistant.components import conversation
+from homeassistant.components.diagnostics import REDACTED
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_PROMPT
+from homeassistant.core import Context, HomeAssistant
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_MODEL,
+    DOMAIN,
+)
+from custom_components.agentic_conversation.diagnostics import (
+    async_get_config_entry_diagnostics,
+)
+from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
 
-async def test_config_flow_creates_entry_that_loads_and_unloads(
-    ha_core: HomeAssistant,
+def _entry(hass: HomeAssistant, base_url: str) -> MockConfigEntry:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=base_url,
+        data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-secret"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_PROMPT: "my private prompt"},
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    return entry
+
+
+async def test_entry_loads_with_its_agent_and_unloads(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """A user adds a server; the entry loads, holds its runtime data, and unloads."""
+    """The connection loads, knows the server's models, adds its agent, unloads."""
     hass = ha_core
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_USER}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "user"
+    fake_llm.model_ids = [MODEL, "other"]
+    entry = _entry(hass, fake_llm.base_url)
 
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"],
-        {CONF_BASE_URL: "http://127.0.0.1:8080/v1", CONF_API_KEY: "sk-test"},
-    )
+    assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert result["title"] == "http://127.0.0.1:8080/v1"
 
-    entry = hass.config_entries.async_entries(DOMAIN)[0]
     assert entry.state is ConfigEntryState.LOADED
-    assert entry.runtime_data.base_url == "http://127.0.0.1:8080/v1"
+    assert entry.runtime_data.models == [MODEL, "other"]
+    assert hass.states.get("conversation.agent") is not None
 
     assert await hass.config_entries.async_unload(entry.entry_id)
     await hass.async_block_till_done()
-    unloaded = hass.config_entries.async_get_entry(entry.entry_id)
-    assert unloaded is not None
-    assert unloaded.state is ConfigEntryState.NOT_LOADED
+    assert entry.state is ConfigEntryState.NOT_LOADED
+    state = hass.states.get("conversation.agent")
+    assert state is not None
+    assert state.state == "unavailable"
+
+
+@pytest.mark.usefixtures("socket_enabled")
+async def test_unreachable_server_is_retried_later(ha_core: HomeAssistant) -> None:
+    """A server that is down at start-up: setup retries (not ready), no reauth."""
+    hass = ha_core
+    entry = _entry(hass, closed_port_url())
+
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+
+    assert entry.state is ConfigEntryState.SETUP_RETRY
+    assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+
+
+async def test_changing_an_agent_takes_effect(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A changed agent (subentry) reloads the connection; the next turn uses it."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm.base_url)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    subentry = next(iter(entry.subentries.values()))
+
+    hass.config_entries.async_update_subentry(
+        entry, subentry, data={**subentry.data, CONF_MODEL: "other"}
+    )
+    await hass.async_block_till_done()
+    fake_llm.script([Reply.text("Hi.")])
+    result = await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id="conversation.agent"
+    )
+
+    assert entry.state is ConfigEntryState.LOADED
+    assert result.response.speech["plain"]["speech"] == "Hi."
+    assert fake_llm.requests[-1]["model"] == "other"
+
+
+async def test_diagnostics_redact_the_key_and_prompts(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Support sees the setup, never the key or the prompt."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm.base_url)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+
+    assert diagnostics["entry"]["data"] == {
+        CONF_BASE_URL: fake_llm.base_url,
+        CONF_API_KEY: REDACTED,
+    }
+    assert diagnostics["models"] == [MODEL]
+    (agent,) = diagnostics["agents"].values()
+    assert agent["options"] == {CONF_MODEL: MODEL, CONF_PROMPT: REDACTED}
+    assert "sk-secret" not in str(diagnostics)
+    assert "my private prompt" not in str(diagnostics)

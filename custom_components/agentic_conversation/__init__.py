@@ -2,28 +2,71 @@
 
 from dataclasses import dataclass
 
-from homeassistant.config_entries import ConfigEntry
-from homeassistant.core import HomeAssistant
+import openai
 
-from .const import CONF_BASE_URL
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_API_KEY, Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.helpers.httpx_client import get_async_client
+
+from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
+from .const import CONF_BASE_URL, DOMAIN
+
+PLATFORMS = (Platform.CONVERSATION,)
+
+# Setup only lists models; a server that cannot do that quickly is not ready.
+SETUP_TIMEOUT = 10.0
 
 
 @dataclass(slots=True)
 class AgenticRuntimeData:
-    """What a loaded entry holds while it runs."""
+    """What a loaded connection holds while it runs."""
 
-    base_url: str
+    client: openai.AsyncOpenAI
+    """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
+    models: list[str]
+    """The models the server listed at setup."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
-    """Set up a connection to an OpenAI-compatible server."""
-    entry.runtime_data = AgenticRuntimeData(base_url=entry.data[CONF_BASE_URL])
+    """Connect to the server (listing its models proves it answers) and add agents."""
+    base_url = entry.data[CONF_BASE_URL]
+    provider = OpenAICompatibleProvider(
+        base_url=base_url,
+        api_key=entry.data.get(CONF_API_KEY),
+        model="",
+        http_client=get_async_client(hass),
+        timeout=SETUP_TIMEOUT,
+    )
+    try:
+        models = await provider.async_list_models()
+    except LLMAuthError as err:
+        raise ConfigEntryAuthFailed(
+            translation_domain=DOMAIN,
+            translation_key="setup_invalid_auth",
+            translation_placeholders={"base_url": base_url},
+        ) from err
+    except LLMError as err:
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="setup_cannot_connect",
+            translation_placeholders={"base_url": base_url, "error": str(err)},
+        ) from err
+    entry.runtime_data = AgenticRuntimeData(client=provider.client, models=models)
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    entry.async_on_unload(entry.add_update_listener(_async_reload))
     return True
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
-    """Unload a connection."""
-    return True
+    """Unload a connection; the HTTP client is HA's and stays open."""
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
+    """Apply changed connection data or agents."""
+    await hass.config_entries.async_reload(entry.entry_id)

@@ -1,20 +1,149 @@
-"""Config flow for Agentic Conversation."""
+"""Config flow: a connection to an OpenAI-compatible server, and its agents."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, override
 
 import probatio
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
-from homeassistant.const import CONF_API_KEY
-
-from .const import CONF_BASE_URL, DEFAULT_BASE_URL, DOMAIN
-
-STEP_USER_DATA_SCHEMA = probatio.Schema(
-    {
-        probatio.Required(CONF_BASE_URL, default=DEFAULT_BASE_URL): str,
-        probatio.Optional(CONF_API_KEY): str,
-    }
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    ConfigSubentryFlow,
+    SubentryFlowResult,
 )
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import config_validation as cv, llm
+from homeassistant.helpers.httpx_client import get_async_client
+from homeassistant.helpers.selector import (
+    BooleanSelector,
+    EntitySelector,
+    EntitySelectorConfig,
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TemplateSelector,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
+from .const import (
+    CONF_ALLOWED_SERVICES,
+    CONF_BASE_URL,
+    CONF_ENABLED_TOOLS,
+    CONF_HISTORY_TOKENS,
+    CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
+    CONF_MODEL,
+    CONF_STREAM,
+    CONF_TEMPERATURE,
+    CONF_TOOL_TIMEOUT,
+    CONF_TURN_TIMEOUT,
+    CONF_WEATHER_ENTITY,
+    DEFAULT_AGENT_NAME,
+    DEFAULT_ALLOWED_SERVICES,
+    DEFAULT_BASE_URL,
+    DEFAULT_ENABLED_TOOLS,
+    DEFAULT_HISTORY_TOKENS,
+    DEFAULT_MAX_ITERATIONS,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    DEFAULT_STREAM,
+    DEFAULT_TEMPERATURE,
+    DEFAULT_TOOL_TIMEOUT,
+    DEFAULT_TURN_TIMEOUT,
+    DOMAIN,
+    LOGGER,
+    SUBENTRY_CONVERSATION,
+    TOOL_NAMES,
+)
+
+# Listing models is all validation needs; a server that takes longer is not usable.
+VALIDATION_TIMEOUT = 10.0
+
+_PASSWORD = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+
+
+def _connection_schema(base_url: str = DEFAULT_BASE_URL) -> probatio.Schema:
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_BASE_URL, default=base_url): TextSelector(
+                TextSelectorConfig(type=TextSelectorType.URL)
+            ),
+            probatio.Optional(CONF_API_KEY): _PASSWORD,
+        }
+    )
+
+
+def _clean_connection(user_input: Mapping[str, Any]) -> dict[str, str]:
+    """The entry data for a form's input: a tidy URL, a key only if one was given."""
+    data = {CONF_BASE_URL: str(user_input[CONF_BASE_URL]).strip().rstrip("/")}
+    if api_key := str(user_input.get(CONF_API_KEY) or "").strip():
+        data[CONF_API_KEY] = api_key
+    return data
+
+
+async def async_list_models(hass: HomeAssistant, data: Mapping[str, Any]) -> list[str]:
+    """The models a server offers; raises LLMError if it cannot be asked."""
+    provider = OpenAICompatibleProvider(
+        base_url=data[CONF_BASE_URL],
+        api_key=data.get(CONF_API_KEY),
+        model="",
+        timeout=VALIDATION_TIMEOUT,
+        http_client=get_async_client(hass),
+    )
+    return await provider.async_list_models()
+
+
+async def _async_validate(
+    hass: HomeAssistant, data: Mapping[str, Any]
+) -> tuple[list[str], dict[str, str]]:
+    """List the server's models; form errors if that fails."""
+    try:
+        cv.url(data[CONF_BASE_URL])
+    except probatio.Invalid:
+        return [], {"base": "invalid_url"}
+    try:
+        models = await async_list_models(hass, data)
+    except LLMAuthError:
+        return [], {"base": "invalid_auth"}
+    except LLMError as err:
+        LOGGER.info("Cannot connect to %s: %s", data[CONF_BASE_URL], err)
+        return [], {"base": "cannot_connect"}
+    except Exception:  # noqa: BLE001 - anything else is shown as "unknown", logged
+        LOGGER.exception("Unexpected error validating %s", data[CONF_BASE_URL])
+        return [], {"base": "unknown"}
+    return models, {}
+
+
+def default_agent_options(models: list[str]) -> dict[str, Any]:
+    """The options of the agent created with a new connection."""
+    if DEFAULT_MODEL in models or not models:
+        model = DEFAULT_MODEL
+    else:
+        model = models[0]
+    return {
+        CONF_MODEL: model,
+        CONF_PROMPT: llm.DEFAULT_INSTRUCTIONS_PROMPT,
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS,
+        CONF_TOOL_TIMEOUT: DEFAULT_TOOL_TIMEOUT,
+        CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
+        CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
+        CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
+        CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
+        CONF_STREAM: DEFAULT_STREAM,
+        CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
+        CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
+    }
 
 
 class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
@@ -22,13 +151,236 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
 
     VERSION = 1
 
+    @override
     async def async_step_user(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """Ask for the server's address and key."""
+        """Ask for the server's address and key; check them by listing models."""
+        errors: dict[str, str] = {}
         if user_input is not None:
-            self._async_abort_entries_match(user_input)
-            return self.async_create_entry(
-                title=user_input[CONF_BASE_URL], data=user_input
-            )
-        return self.async_show_form(step_id="user", data_schema=STEP_USER_DATA_SCHEMA)
+            data = _clean_connection(user_input)
+            self._async_abort_entries_match(data)
+            models, errors = await _async_validate(self.hass, data)
+            if not errors:
+                return self.async_create_entry(
+                    title=data[CONF_BASE_URL],
+                    data=data,
+                    subentries=[
+                        {
+                            "subentry_type": SUBENTRY_CONVERSATION,
+                            "data": default_agent_options(models),
+                            "title": DEFAULT_AGENT_NAME,
+                            "unique_id": None,
+                        }
+                    ],
+                )
+        return self.async_show_form(
+            step_id="user",
+            data_schema=self.add_suggested_values_to_schema(
+                _connection_schema(), user_input
+            ),
+            errors=errors,
+        )
+
+    async def async_step_reauth(
+        self, entry_data: Mapping[str, Any]
+    ) -> ConfigFlowResult:
+        """The server refused the key: ask for a new one."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Take the new key, check it, and reload the connection."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _clean_connection({**entry.data, **user_input})
+            _, errors = await _async_validate(self.hass, data)
+            if not errors:
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=probatio.Schema({probatio.Optional(CONF_API_KEY): _PASSWORD}),
+            description_placeholders={CONF_BASE_URL: entry.data[CONF_BASE_URL]},
+            errors=errors,
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Change the server address or key of a connection."""
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _clean_connection(user_input)
+            self._async_abort_entries_match(data)
+            _, errors = await _async_validate(self.hass, data)
+            if not errors:
+                return self.async_update_reload_and_abort(
+                    entry, data=data, title=data[CONF_BASE_URL]
+                )
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                _connection_schema(entry.data[CONF_BASE_URL]),
+                user_input or {CONF_BASE_URL: entry.data[CONF_BASE_URL]},
+            ),
+            errors=errors,
+        )
+
+    @classmethod
+    @callback
+    @override
+    def async_get_supported_subentry_types(
+        cls, config_entry: ConfigEntry
+    ) -> dict[str, type[ConfigSubentryFlow]]:
+        """Agents are subentries of a connection."""
+        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+
+
+class AgentSubentryFlow(ConfigSubentryFlow):
+    """Create or change an agent: its model, prompt, tools and limits."""
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Add an agent."""
+        return await self.async_step_set_options(user_input)
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change an agent."""
+        return await self.async_step_set_options(user_input)
+
+    async def async_step_set_options(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """The agent's options form."""
+        entry = self._get_entry()
+        if entry.state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+        is_new = self.source == "user"
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if not user_input.get(CONF_LLM_HASS_API):
+                user_input.pop(CONF_LLM_HASS_API, None)
+            if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
+                errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
+            else:
+                if is_new:
+                    name = user_input.pop(CONF_NAME)
+                    return self.async_create_entry(title=name, data=user_input)
+                return self.async_update_and_abort(
+                    entry, self._get_reconfigure_subentry(), data=user_input
+                )
+            options = user_input
+        elif is_new:
+            options = {
+                CONF_NAME: DEFAULT_AGENT_NAME,
+                **default_agent_options(entry.runtime_data.models),
+            }
+        else:
+            options = dict(self._get_reconfigure_subentry().data)
+        return self.async_show_form(
+            step_id="set_options",
+            data_schema=self.add_suggested_values_to_schema(
+                _agent_schema(self.hass, is_new, entry.runtime_data.models), options
+            ),
+            errors=errors,
+        )
+
+
+def _agent_schema(
+    hass: HomeAssistant, is_new: bool, models: list[str]
+) -> probatio.Schema:
+    """The agent form; defaults come in as suggested values."""
+    apis = [
+        SelectOptionDict(label=api.name, value=api.id)
+        for api in llm.async_get_apis(hass)
+    ]
+    schema: dict[Any, Any] = {}
+    if is_new:
+        schema[probatio.Required(CONF_NAME)] = str
+    schema.update(
+        {
+            probatio.Required(CONF_MODEL): SelectSelector(
+                SelectSelectorConfig(
+                    options=sorted(models), custom_value=True, sort=False
+                )
+            ),
+            probatio.Optional(CONF_PROMPT): TemplateSelector(),
+            probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
+                SelectSelectorConfig(options=apis, multiple=True)
+            ),
+            probatio.Required(
+                CONF_MAX_ITERATIONS, default=DEFAULT_MAX_ITERATIONS
+            ): NumberSelector(
+                NumberSelectorConfig(min=1, max=50, step=1, mode=NumberSelectorMode.BOX)
+            ),
+            probatio.Required(
+                CONF_TOOL_TIMEOUT, default=DEFAULT_TOOL_TIMEOUT
+            ): NumberSelector(
+                NumberSelectorConfig(
+                    min=1,
+                    max=300,
+                    step=1,
+                    unit_of_measurement="s",
+                    mode=NumberSelectorMode.BOX,
+                )
+            ),
+            probatio.Required(
+                CONF_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
+            ): NumberSelector(
+                NumberSelectorConfig(
+                    min=5,
+                    max=600,
+                    step=1,
+                    unit_of_measurement="s",
+                    mode=NumberSelectorMode.BOX,
+                )
+            ),
+            probatio.Required(
+                CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
+            ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),
+            probatio.Required(
+                CONF_MAX_TOKENS, default=DEFAULT_MAX_TOKENS
+            ): NumberSelector(
+                NumberSelectorConfig(
+                    min=16, max=65536, step=1, mode=NumberSelectorMode.BOX
+                )
+            ),
+            probatio.Required(
+                CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
+            ): NumberSelector(
+                NumberSelectorConfig(
+                    min=0, max=1_000_000, step=100, mode=NumberSelectorMode.BOX
+                )
+            ),
+            probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
+            probatio.Required(
+                CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)
+            ): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(TOOL_NAMES),
+                    multiple=True,
+                    translation_key=CONF_ENABLED_TOOLS,
+                )
+            ),
+            probatio.Required(
+                CONF_ALLOWED_SERVICES, default=list(DEFAULT_ALLOWED_SERVICES)
+            ): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(DEFAULT_ALLOWED_SERVICES),
+                    multiple=True,
+                    custom_value=True,
+                    mode=SelectSelectorMode.DROPDOWN,
+                )
+            ),
+            probatio.Optional(CONF_WEATHER_ENTITY): EntitySelector(
+                EntitySelectorConfig(domain="weather")
+            ),
+        }
+    )
+    return probatio.Schema(schema)

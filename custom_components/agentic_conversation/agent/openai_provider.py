@@ -138,7 +138,9 @@ class OpenAICompatibleProvider:
             page = await self._client.models.list(timeout=self._timeout)
         except SDK_ERRORS as err:
             raise classify(err) from err
-        return [model.id for model in page.data]
+        # Some servers list entries without an id; they cannot be chosen anyway.
+        ids = (getattr(model, "id", None) for model in page.data)
+        return [model_id for model_id in ids if isinstance(model_id, str) and model_id]
 
     async def complete(
         self,

@@ -1,0 +1,36 @@
+"""Diagnostics: the connection and its agents, with the key and prompts redacted."""
+
+from typing import Any
+
+from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.const import CONF_API_KEY, CONF_PROMPT
+from homeassistant.core import HomeAssistant
+
+from . import AgenticConfigEntry
+
+TO_REDACT = {CONF_API_KEY, CONF_PROMPT}
+
+
+async def async_get_config_entry_diagnostics(
+    hass: HomeAssistant, entry: AgenticConfigEntry
+) -> dict[str, Any]:
+    """What support needs to know about a connection."""
+    runtime = getattr(entry, "runtime_data", None)
+    return {
+        "entry": async_redact_data(
+            {"title": entry.title, "data": dict(entry.data), "state": entry.state},
+            TO_REDACT,
+        ),
+        "models": list(runtime.models) if runtime is not None else None,
+        "agents": {
+            subentry.subentry_id: async_redact_data(
+                {
+                    "title": subentry.title,
+                    "type": subentry.subentry_type,
+                    "options": dict(subentry.data),
+                },
+                TO_REDACT,
+            )
+            for subentry in entry.subentries.values()
+        },
+    }
