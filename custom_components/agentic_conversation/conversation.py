@@ -1,0 +1,102 @@
+"""The conversation agents: one entity per `conversation` subentry."""
+
+from typing import Literal
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import AgenticConfigEntry
+from .agent import OpenAICompatibleProvider
+from .chat_turn import async_run_turn, build_provider
+from .const import CONF_MODEL, DOMAIN, SUBENTRY_CONVERSATION
+from .tool_options import AgenticLLMContext, ToolOptions
+
+# The agent handles conversations concurrently; nothing is polled.
+PARALLEL_UPDATES = 0
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: AgenticConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add an agent for each conversation subentry of the connection."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type != SUBENTRY_CONVERSATION:
+            continue
+        async_add_entities(
+            [AgenticConversationEntity(entry, subentry)],
+            config_subentry_id=subentry.subentry_id,
+        )
+
+
+class AgenticConversationEntity(conversation.ConversationEntity):
+    """An agent that answers by calling the LLM and the tools it asks for."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+    _attr_supports_streaming = True
+
+    def __init__(self, entry: AgenticConfigEntry, subentry: ConfigSubentry) -> None:
+        """Set up the agent of a subentry."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Agentic Conversation",
+            model=subentry.data.get(CONF_MODEL),
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+        if subentry.data.get(CONF_LLM_HASS_API):
+            self._attr_supported_features = (
+                conversation.ConversationEntityFeature.CONTROL
+            )
+        # One provider per agent, over the connection's shared client; the entity is
+        # rebuilt when the agent's options change.
+        self._provider: OpenAICompatibleProvider = build_provider(entry, subentry)
+
+    @property
+    def supported_languages(self) -> list[str] | Literal["*"]:
+        """Any language the model speaks."""
+        return MATCH_ALL
+
+    async def _async_handle_message(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> conversation.ConversationResult:
+        """Answer one user message; always with something to say."""
+        options = self.subentry.data
+        # Our own tools read the agent's tool options from this context.
+        llm_context = AgenticLLMContext(
+            platform=DOMAIN,
+            context=user_input.context,
+            language=user_input.language,
+            assistant=conversation.DOMAIN,
+            device_id=user_input.device_id,
+            tool_options=ToolOptions.from_options(options),
+        )
+        try:
+            await chat_log.async_provide_llm_data(
+                llm_context,
+                options.get(CONF_LLM_HASS_API),
+                options.get(CONF_PROMPT),
+                user_input.extra_system_prompt,
+            )
+        except conversation.ConverseError as err:
+            return err.as_conversation_result()
+        return await async_run_turn(
+            self.hass,
+            self.entry,
+            self.subentry,
+            self._provider,
+            self.entity_id,
+            user_input,
+            chat_log,
+        )

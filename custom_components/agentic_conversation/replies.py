@@ -1,0 +1,207 @@
+"""Short spoken replies for every way a turn can end other than with an answer.
+
+The words live in translations/<language>.json under `exceptions.<key>.message`, so the
+user hears them in their language (English where a translation is missing).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+import json
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.translation import async_get_translations
+
+from .agent import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMBadResponseError,
+    LLMConnectionError,
+    LLMError,
+    LLMRateLimitError,
+    LLMServerError,
+    LLMTimeoutError,
+    LoopResult,
+    StopReason,
+    ToolCallRecord,
+)
+from .const import DOMAIN
+
+
+class Problem(StrEnum):
+    """Why there is no answer; each is a translation key."""
+
+    LLM_AUTH = "llm_auth"
+    LLM_RATE_LIMITED = "llm_rate_limited"
+    LLM_TIMEOUT = "llm_timeout"
+    LLM_UNREACHABLE = "llm_unreachable"
+    LLM_SERVER_ERROR = "llm_server_error"
+    LLM_BAD_REQUEST = "llm_bad_request"
+    LLM_BAD_RESPONSE = "llm_bad_response"
+    ITERATION_CAP = "iteration_cap"
+    EMPTY_ANSWER = "empty_answer"
+    UNEXPECTED = "unexpected"
+
+
+_ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
+    (LLMAuthError, Problem.LLM_AUTH),
+    (LLMRateLimitError, Problem.LLM_RATE_LIMITED),
+    (LLMTimeoutError, Problem.LLM_TIMEOUT),
+    (LLMConnectionError, Problem.LLM_UNREACHABLE),
+    (LLMServerError, Problem.LLM_SERVER_ERROR),
+    (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
+    (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
+)
+
+# Used only if the translation files cannot be read at all.
+_LAST_RESORT = "Sorry, something went wrong. Please try again."
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something a tool did, to be told in words when the turn fails later.
+
+    `kind` is a translation key (`done_turn_on`, `done_turn_off`, `done_other`) or
+    "speech" when the tool said it in words itself (an intent's own speech).
+    """
+
+    kind: str
+    names: tuple[str, ...] = ()
+    speech: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """What to say instead of an answer, and why."""
+
+    problem: Problem
+    done: tuple[Action, ...] = ()
+
+
+def problem_for_error(error: LLMError | None) -> Problem:
+    """The spoken problem for a provider error."""
+    for error_type, problem in _ERROR_PROBLEMS:
+        if isinstance(error, error_type):
+            return problem
+    return Problem.LLM_BAD_RESPONSE if error is not None else Problem.UNEXPECTED
+
+
+def fallback_for(result: LoopResult) -> Fallback:
+    """The fallback for a loop result that has no answer to speak."""
+    done = actions_done(result.tool_calls)
+    if result.stop_reason is StopReason.ITERATION_CAP:
+        return Fallback(Problem.ITERATION_CAP, done)
+    if result.stop_reason is StopReason.DEADLINE:
+        return Fallback(Problem.LLM_TIMEOUT, done)
+    if result.stop_reason is StopReason.LLM_ERROR:
+        return Fallback(problem_for_error(result.error), done)
+    return Fallback(Problem.EMPTY_ANSWER, done)
+
+
+def actions_done(records: Sequence[ToolCallRecord]) -> tuple[Action, ...]:
+    """What the turn's successful tool calls changed, for telling the user.
+
+    Only calls that acted on something named count (reading a state or the weather
+    is not worth repeating when the answer is lost).
+    """
+    done: list[Action] = []
+    for record in records:
+        if not record.ok or record.repeated:
+            continue
+        if (action := _action(record)) is not None and action not in done:
+            done.append(action)
+    return tuple(done)
+
+
+def _action(record: ToolCallRecord) -> Action | None:
+    """The action of one successful call, from its result envelope."""
+    try:
+        envelope = json.loads(record.result)
+    except ValueError:
+        return None
+    result = envelope.get("result") if isinstance(envelope, dict) else None
+    if not isinstance(result, dict):
+        return None
+    speech = result.get("speech", {}).get("plain", {}).get("speech")
+    if isinstance(speech, str) and speech.strip():
+        return Action("speech", speech=speech.strip().rstrip(". "))
+    names = _acted_on(result)
+    if not names:
+        return None
+    # Tool names reach us namespaced ("intent__HassTurnOn"); the verb is the last part.
+    verb = record.name.rsplit("__", 1)[-1]
+    service = (
+        record.arguments.get("service") if isinstance(record.arguments, dict) else None
+    )
+    if verb == "HassTurnOn" or service == "turn_on":
+        return Action("done_turn_on", names)
+    if verb == "HassTurnOff" or service == "turn_off":
+        return Action("done_turn_off", names)
+    return Action("done_other", names)
+
+
+def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:
+    """Names of what a tool acted on: an intent's successes, or the changed states."""
+    data = result.get("data")
+    if isinstance(data, dict) and isinstance(data.get("success"), list):
+        targets: list[Any] = data["success"]
+    elif isinstance(result.get("states"), list):
+        targets = result["states"]
+    else:
+        return ()
+    names = (
+        target.get("name") or target.get("entity_id")
+        for target in targets
+        if isinstance(target, dict)
+    )
+    return tuple(dict.fromkeys(str(name) for name in names if name))
+
+
+async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -> str:
+    """The words to speak for a fallback, in the user's language."""
+    strings = await _async_strings(hass, language)
+    problem = strings.get(fallback.problem.value) or _LAST_RESORT
+    if not fallback.done:
+        return problem
+    done = "; ".join(_told(action, strings) for action in fallback.done)
+    template = strings.get("partial_success") or "{done}. But {problem}"
+    return template.format(done=done, problem=_lower_first(problem))
+
+
+def _told(action: Action, strings: dict[str, str]) -> str:
+    """One action in words."""
+    if action.kind == "speech":
+        return action.speech
+    template = strings.get(action.kind) or "{names}"
+    joiner = f" {strings.get('names_joiner') or 'and'} "
+    return template.format(names=joiner.join(action.names))
+
+
+async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
+    """The spoken strings for a language, by key (English fills any gap)."""
+    prefix = f"component.{DOMAIN}.exceptions."
+    suffix = ".message"
+    base = language.replace("_", "-").split("-")[0].lower() or "en"
+    translations = await async_get_translations(hass, base, "exceptions", {DOMAIN})
+    return {
+        key[len(prefix) : -len(suffix)]: value
+        for key, value in translations.items()
+        if key.startswith(prefix) and key.endswith(suffix)
+    }
+
+
+def _lower_first(text: str) -> str:
+    """Lower-case a sentence's first letter so it can follow "but".
+
+    The problem sentences start with a pronoun or an article in every language we
+    ship, so this is safe; English "I" stays upper-case.
+    """
+    if (
+        len(text) > 1
+        and text[0].isupper()
+        and not text[1].isupper()
+        and text[:2] != "I "
+    ):
+        return text[0].lower() + text[1:]
+    return text

@@ -1,0 +1,469 @@
+"""The agent in a real Home Assistant: answers, acts, remembers, and always speaks."""
+
+import asyncio
+from dataclasses import dataclass, field
+import json
+from typing import Any
+
+import probatio
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import chat_session, intent, llm
+from homeassistant.setup import async_setup_component
+from homeassistant.util.json import JsonObjectType
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_HISTORY_TOKENS,
+    CONF_MAX_ITERATIONS,
+    CONF_MODEL,
+    CONF_TOOL_TIMEOUT,
+    CONF_TURN_TIMEOUT,
+    DOMAIN,
+)
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+TURN_ON = "intent__HassTurnOn"
+TURN_OFF = "intent__HassTurnOff"
+
+
+@pytest.fixture
+async def porch_light(ha_core: HomeAssistant) -> str:
+    """A real template light backed by an input_boolean, exposed to Assist."""
+    hass = ha_core
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": {"porch": {}}}
+    )
+    assert await async_setup_component(
+        hass,
+        "template",
+        {
+            "template": [
+                {
+                    "light": [
+                        {
+                            "name": "Porch light",
+                            "state": "{{ is_state('input_boolean.porch', 'on') }}",
+                            "turn_on": {
+                                "action": "input_boolean.turn_on",
+                                "target": {"entity_id": "input_boolean.porch"},
+                            },
+                            "turn_off": {
+                                "action": "input_boolean.turn_off",
+                                "target": {"entity_id": "input_boolean.porch"},
+                            },
+                        }
+                    ]
+                }
+            ]
+        },
+    )
+    assert await async_setup_component(hass, "intent", {})
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, "light.porch_light", True)
+    return "light.porch_light"
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> str:
+    """Set up a connection with one agent on the server; return its entity id."""
+    base_url = server.base_url if isinstance(server, FakeLLM) else server
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+                    **options,
+                },
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    states = hass.states.async_entity_ids(conversation.DOMAIN)
+    return next(s for s in states if s != "conversation.home_assistant")
+
+
+async def _ask(
+    hass: HomeAssistant,
+    agent_id: str,
+    text: str,
+    conversation_id: str | None = None,
+    language: str = "en",
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass, text, conversation_id, Context(), language=language, agent_id=agent_id
+    )
+
+
+def _state(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+def _speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
+
+
+async def test_plain_answer(ha_core: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """A question gets the model's answer, cleaned for speech."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.text("**Hello** there! 👋")])
+
+    result = await _ask(ha_core, agent, "hi")
+
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert _speech(result) == "Hello there!"
+    sent = fake_llm.requests[0]["messages"]
+    assert sent[0]["role"] == "system"
+    assert sent[-1] == {"role": "user", "content": "hi"}
+
+
+async def test_tool_turn_turns_on_a_real_light_and_follow_up_uses_history(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str
+) -> None:
+    """Assist's intent tool really changes the light; "turn it off" sees the history."""
+    hass = ha_core
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TURN_ON, {"name": "Porch light"}, "call_on")]),
+            Reply.text("The porch light is on."),
+        ]
+    )
+
+    first = await _ask(hass, agent, "turn on the porch light")
+
+    assert _state(hass, porch_light) == "on"
+    assert _speech(first) == "The porch light is on."
+    offered = {t["function"]["name"] for t in fake_llm.requests[0]["tools"]}
+    assert TURN_ON in offered
+    tool_message = fake_llm.requests[1]["messages"][-1]
+    assert tool_message["role"] == "tool"
+    assert tool_message["tool_call_id"] == "call_on"
+
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TURN_OFF, {"name": "Porch light"}, "call_off")]),
+            Reply.text("Done, it's off."),
+        ]
+    )
+    second = await _ask(hass, agent, "turn it off", first.conversation_id)
+
+    assert _state(hass, porch_light) == "off"
+    assert _speech(second) == "Done, it's off."
+    history = fake_llm.requests[2]["messages"]
+    roles = [m["role"] for m in history]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "user"]
+    assert history[1]["content"] == "turn on the porch light"
+    assert history[2]["tool_calls"][0]["id"] == "call_on"
+
+
+async def test_conversations_are_kept_apart(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Two conversation ids never see each other's history."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.text("A1"), Reply.text("B1"), Reply.text("A2")])
+
+    a = await _ask(ha_core, agent, "I am A")
+    b = await _ask(ha_core, agent, "I am B")
+    await _ask(ha_core, agent, "who am I?", a.conversation_id)
+
+    assert a.conversation_id != b.conversation_id
+    contents = [m.get("content") for m in fake_llm.requests[2]["messages"]]
+    assert "I am A" in contents
+    assert "I am B" not in contents
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A way a turn can go wrong, and how the user must hear about it."""
+
+    script: tuple[Reply, ...]
+    code: intent.IntentResponseErrorCode | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    # For faults the model recovers from: what the model says after the error result.
+    answer: str | None = None
+    # What the model must have been told in the tool result, for tool faults.
+    told: str | None = None
+
+
+UNKNOWN = intent.IntentResponseErrorCode.UNKNOWN
+FAILED = intent.IntentResponseErrorCode.FAILED_TO_HANDLE
+RECOVERED = "That did not work, sorry."
+FAULTS = {
+    "401": Fault((Reply.error(401),), UNKNOWN),
+    "429": Fault((Reply.error(429),), UNKNOWN),
+    "500": Fault((Reply.error(500),), UNKNOWN),
+    "hang": Fault((Reply.hang(),), UNKNOWN, {CONF_TURN_TIMEOUT: 0.5}),
+    "stream_cut": Fault((Reply.truncated("Hal"),), UNKNOWN),
+    "empty": Fault((Reply.text(""),), FAILED),
+    "iteration_cap": Fault(
+        (
+            Reply.tool_calls([("explode", {})]),
+            Reply.tool_calls([("explode", {"again": True})]),
+            Reply.tool_calls([("explode", {"more": True})]),
+        ),
+        FAILED,
+        {CONF_MAX_ITERATIONS: 2},
+    ),
+    "non_json_arguments": Fault(
+        (Reply.tool_calls([("explode", '{"oops": ')]), Reply.text(RECOVERED)),
+        answer=RECOVERED,
+        told="not a valid JSON object",
+    ),
+    "unknown_tool": Fault(
+        (Reply.tool_calls([("no_such_tool", {})]), Reply.text(RECOVERED)),
+        answer=RECOVERED,
+        told="no_such_tool",
+    ),
+    "tool_raises": Fault(
+        (Reply.tool_calls([("explode", {})]), Reply.text(RECOVERED)),
+        answer=RECOVERED,
+        told="The fuse blew",
+    ),
+    "tool_hangs": Fault(
+        (Reply.tool_calls([("dawdle", {})]), Reply.text(RECOVERED)),
+        options={CONF_TOOL_TIMEOUT: 0.2},
+        answer=RECOVERED,
+        told="did not finish within 0.2 seconds",
+    ),
+    "length": Fault(
+        (Reply.text("The answer is forty", finish_reason="length"),),
+        answer="The answer is forty",
+    ),
+}
+
+
+class FaultyAPI(llm.API):
+    """An HA LLM API whose tools fail: one raises, one never returns."""
+
+    def __init__(self, hass: HomeAssistant) -> None:
+        """Register as "faulty"."""
+        super().__init__(hass=hass, id="faulty", name="Faulty tools")
+
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """The instance with the two tools."""
+        return llm.APIInstance(
+            api=self,
+            api_prompt="Use the tools.",
+            llm_context=llm_context,
+            tools=[_ExplodingTool(), _DawdlingTool()],
+        )
+
+
+class _ExplodingTool(llm.Tool):
+    name = "explode"
+    description = "Always fails."
+    parameters = probatio.Schema({}, extra=probatio.ALLOW_EXTRA)
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        raise HomeAssistantError("The fuse blew")
+
+
+class _DawdlingTool(llm.Tool):
+    name = "dawdle"
+    description = "Never returns."
+    parameters = probatio.Schema({})
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        await asyncio.Event().wait()
+        return {}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("fault", FAULTS.values(), ids=FAULTS.keys())
+async def test_every_failure_is_spoken_and_the_next_turn_works(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, fault: Fault, language: str
+) -> None:
+    """Whatever breaks, the user hears a short reply; the conversation goes on."""
+    hass = ha_core
+    unregister = llm.async_register_api(hass, FaultyAPI(hass))
+    agent = await _agent(
+        hass, fake_llm, **{CONF_LLM_HASS_API: ["faulty"], **fault.options}
+    )
+    fake_llm.script(fault.script)
+
+    result = await _ask(hass, agent, "hello", language=language)
+
+    speech = _speech(result)
+    if fault.answer is not None:
+        assert speech == fault.answer
+        assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    else:
+        assert speech
+        assert "Traceback" not in speech
+        assert "{" not in speech
+        assert "HTTP" not in speech
+        assert result.response.response_type is intent.IntentResponseType.ERROR
+        assert result.response.error_code is fault.code
+        english = any(w in speech for w in ("AI service", "Sorry", "steps"))
+        assert english is (language == "en")
+    if fault.told is not None:
+        tool_result = fake_llm.requests[1]["messages"][-1]
+        assert tool_result["role"] == "tool"
+        assert fault.told in tool_result["content"]
+        assert json.loads(tool_result["content"])["success"] is False
+
+    # The chat log stays consistent: the next turn sends a valid history and works.
+    sent_before = len(fake_llm.requests)
+    fake_llm.script([Reply.text("Back again.")])
+    nxt = await _ask(hass, agent, "still there?", result.conversation_id, language)
+    assert _speech(nxt) == "Back again."
+    history = fake_llm.requests[sent_before]["messages"]
+    assert history[1] == {"role": "user", "content": "hello"}
+    assert history[-1] == {"role": "user", "content": "still there?"}
+    answered = {m["tool_call_id"] for m in history if m["role"] == "tool"}
+    asked = {
+        call["id"]
+        for m in history
+        if m["role"] == "assistant"
+        for call in m.get("tool_calls") or ()
+    }
+    assert asked == answered
+    unregister()
+
+
+async def test_unreachable_server_is_spoken(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The server goes away after setup: connection refused becomes a spoken reply."""
+    agent = await _agent(ha_core, fake_llm)
+    await fake_llm.close()
+
+    result = await _ask(ha_core, agent, "hello")
+
+    assert _speech(result) == (
+        "I can't reach the AI service right now. Please check that it is running."
+    )
+    assert result.response.error_code is UNKNOWN
+
+
+async def test_server_gone_after_setup_is_spoken_with_what_was_done(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str
+) -> None:
+    """The light goes on, then the server dies: the user hears both."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.tool_calls([(TURN_ON, {"name": "Porch light"})])])
+    # after the tool call the server is gone: the next request is refused
+    fake_llm.script([Reply.error(503)])
+
+    result = await _ask(ha_core, agent, "turn on the porch light")
+
+    assert _state(ha_core, porch_light) == "on"
+    speech = _speech(result)
+    assert speech == (
+        "I turned on Porch light. But the AI service had a problem answering."
+        " Please try again later."
+    )
+
+
+async def test_text_streams_into_the_chat_log_before_the_answer_is_complete(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A pipeline listening to the chat log gets text while the model still talks."""
+    hass = ha_core
+    agent = await _agent(hass, fake_llm)
+    answer = "The living room is at twenty one degrees and the humidity is fine."
+    fake_llm.script([Reply.text(answer, chunk_size=4)])
+    heard: list[str] = []
+    logged_before_first_words: list[str] = []
+
+    def listener(chat_log: conversation.ChatLog, delta: dict[str, Any]) -> None:
+        if content := delta.get("content"):
+            if not heard:
+                logged_before_first_words.append(chat_log.content[-1].role)
+            heard.append(content)
+
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(
+            hass, session, chat_log_delta_listener=listener
+        ),
+    ):
+        result = await _ask(
+            hass, agent, "how is the living room?", session.conversation_id
+        )
+
+    assert _speech(result) == answer
+    assert len(heard) > 3
+    assert "".join(heard) == answer
+    # When the first words arrived, the answer was not yet in the log: it was streaming.
+    assert logged_before_first_words == ["user"]
+
+
+async def test_a_question_keeps_the_microphone_open(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An answer that asks back continues the conversation; a statement does not."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.text("Which room do you mean?"), Reply.text("Done.")])
+
+    asked = await _ask(ha_core, agent, "turn on the light")
+    told = await _ask(ha_core, agent, "the kitchen", asked.conversation_id)
+
+    assert asked.continue_conversation is True
+    assert told.continue_conversation is False
+
+
+async def test_history_is_trimmed_oldest_first_keeping_tool_calls_with_results(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str
+) -> None:
+    """A small budget drops whole old turns, never a tool call without its result."""
+    hass = ha_core
+    agent = await _agent(hass, fake_llm, **{CONF_HISTORY_TOKENS: 150})
+    conversation_id = None
+    for turn in range(4):
+        fake_llm.script(
+            [
+                Reply.tool_calls(
+                    [(TURN_ON if turn % 2 == 0 else TURN_OFF, {"name": "Porch light"})]
+                ),
+                Reply.text(f"Done number {turn}, the porch light has been switched."),
+            ]
+        )
+        result = await _ask(
+            hass, agent, f"request {turn}: toggle the porch", conversation_id
+        )
+        conversation_id = result.conversation_id
+
+    last = fake_llm.requests[-2]["messages"]
+    users = [m["content"] for m in last if m["role"] == "user"]
+    assert users[-1] == "request 3: toggle the porch"
+    assert "request 0: toggle the porch" not in users
+    assert last[1]["role"] == "user"
+    asked = [
+        c["id"]
+        for m in last
+        if m["role"] == "assistant"
+        for c in m.get("tool_calls") or ()
+    ]
+    answered = [m["tool_call_id"] for m in last if m["role"] == "tool"]
+    assert asked == answered

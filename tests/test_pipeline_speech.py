@@ -1,0 +1,288 @@
+"""What a voice satellite hears: an Assist pipeline from intent to a streaming TTS.
+
+With a streaming-input TTS, once enough text (or text then a tool call) has streamed
+into the chat log, the pipeline speaks only the chat log's assistant deltas and ignores
+the result's speech. These tests run the pipeline as a satellite does
+(`assist_pipeline/run` over the websocket API), fetch the TTS URL, and check what the
+TTS engine was asked to say.
+"""
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    MockModule,
+    MockPlatform,
+    mock_config_flow,
+    mock_integration,
+    mock_platform,
+)
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
+
+from homeassistant.components import conversation, tts
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.tts.entity import TTSAudioRequest
+from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_MODEL,
+    DOMAIN,
+)
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+TTS_DOMAIN = "recording_tts"
+
+
+class RecordingTTS(tts.TextToSpeechEntity):
+    """A streaming-input TTS engine that remembers what it was asked to say."""
+
+    _attr_name = "Recorder"
+    _attr_supported_languages = ["en", "de"]
+    _attr_default_language = "en"
+
+    def __init__(self) -> None:
+        """Nothing said yet."""
+        self.said: list[str] = []
+
+    async def async_stream_tts_audio(
+        self, request: TTSAudioRequest
+    ) -> tts.TTSAudioResponse:
+        """Record the whole streamed message; return a tiny "audio" stream."""
+        message = "".join([chunk async for chunk in request.message_gen])
+        self.said.append(message)
+
+        async def audio() -> AsyncGenerator[bytes]:
+            yield b"ID3"
+
+        return tts.TTSAudioResponse("mp3", audio())
+
+
+class _RecorderFlow(ConfigFlow):
+    """The recorder's (unused) config flow: a config entry needs a handler."""
+
+    VERSION = 1
+
+
+@pytest.fixture
+async def recorder(ha_core: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
+    """A recording TTS entity, set up through a config entry like a real one."""
+    hass = ha_core
+    engine = RecordingTTS()
+
+    async def setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+        await hass.config_entries.async_forward_entry_setups(entry, [Platform.TTS])
+        return True
+
+    async def setup_platform(
+        hass: HomeAssistant,
+        entry: ConfigEntry,
+        async_add_entities: AddConfigEntryEntitiesCallback,
+    ) -> None:
+        async_add_entities([engine])
+
+    mock_integration(hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry))
+    mock_platform(
+        hass, f"{TTS_DOMAIN}.tts", MockPlatform(async_setup_entry=setup_platform)
+    )
+    mock_platform(hass, f"{TTS_DOMAIN}.config_flow")
+    assert await async_setup_component(hass, "tts", {})
+    with mock_config_flow(TTS_DOMAIN, _RecorderFlow):
+        entry = MockConfigEntry(domain=TTS_DOMAIN)
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        yield engine
+
+
+@pytest.fixture
+async def porch(ha_core: HomeAssistant) -> str:
+    """A real switchable light (template over an input_boolean), exposed to Assist."""
+    hass = ha_core
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": {"porch": {"name": "Porch light"}}}
+    )
+    assert await async_setup_component(hass, "intent", {})
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, "input_boolean.porch", True)
+    return "input_boolean.porch"
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return next(
+        entity_id
+        for entity_id in hass.states.async_entity_ids(conversation.DOMAIN)
+        if entity_id != "conversation.home_assistant"
+    )
+
+
+async def _say(
+    hass: HomeAssistant,
+    ws: Any,
+    http: Any,
+    text: str,
+    language: str = "en",
+) -> tuple[dict[str, Any], str]:
+    """Run intent → tts like a satellite; return the intent output and the TTS URL."""
+    await ws.send_json_auto_id(
+        {
+            "type": "assist_pipeline/run",
+            "start_stage": "intent",
+            "end_stage": "tts",
+            "input": {"text": text},
+        }
+    )
+    msg = await ws.receive_json()
+    assert msg["success"], msg
+    intent_output: dict[str, Any] = {}
+    url = ""
+    while True:
+        msg = await ws.receive_json()
+        event = msg["event"]
+        if event["type"] == "intent-end":
+            intent_output = event["data"]["intent_output"]
+        elif event["type"] == "tts-end":
+            url = event["data"]["tts_output"]["url"]
+        elif event["type"] == "error":
+            pytest.fail(f"pipeline error: {event['data']}")
+        elif event["type"] == "run-end":
+            break
+    response = await http.get(url)
+    assert response.status == 200
+    await response.read()
+    return intent_output, url
+
+
+@pytest.fixture
+async def pipeline(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+) -> AsyncGenerator[Any]:
+    """A websocket client whose preferred pipeline is our agent + the recorder."""
+    hass = ha_core
+    agent = await _agent(hass, fake_llm)
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    ws = await hass_ws_client(hass)
+    await ws.send_json_auto_id(
+        {
+            "type": "assist_pipeline/pipeline/create",
+            "conversation_engine": agent,
+            "conversation_language": "en",
+            "language": "en",
+            "name": "Satellite",
+            "stt_engine": None,
+            "stt_language": None,
+            "tts_engine": "tts.recorder",
+            "tts_language": "en",
+            "tts_voice": None,
+            "wake_word_entity": None,
+            "wake_word_id": None,
+        }
+    )
+    msg = await ws.receive_json()
+    assert msg["success"], msg
+    await ws.send_json_auto_id(
+        {
+            "type": "assist_pipeline/pipeline/set_preferred",
+            "pipeline_id": msg["result"]["id"],
+        }
+    )
+    assert (await ws.receive_json())["success"]
+    yield ws
+    await ws.close()
+
+
+async def test_a_long_answer_is_spoken_as_streamed(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """A plain answer reaches the TTS engine whole and cleaned of markdown."""
+    answer = (
+        "**All good.** The house is quiet, every door is shut and the lights are off."
+    )
+    fake_llm.script([Reply.text(answer)])
+
+    output, _ = await _say(ha_core, pipeline, await hass_client(), "how is the house?")
+
+    spoken = "All good. The house is quiet, every door is shut and the lights are off."
+    assert recorder.said == [spoken]
+    assert output["response"]["speech"]["plain"]["speech"] == spoken
+
+
+async def test_preamble_then_a_broken_stream_is_followed_by_the_spoken_fallback(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """More than 60 characters streamed, then the stream dies: the user hears both."""
+    preamble = "Let me think about the best way to arrange the lights in every room of"
+    fake_llm.script([Reply.truncated(preamble)])
+
+    output, _ = await _say(ha_core, pipeline, await hass_client(), "arrange my lights")
+
+    fallback = (
+        "I can't reach the AI service right now. Please check that it is running."
+    )
+    assert recorder.said == [f"{preamble} {fallback}"]
+    assert output["response"]["response_type"] == "error"
+
+
+@pytest.mark.usefixtures("porch")
+async def test_text_then_tool_then_server_error_tells_what_was_done(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """Text, a tool call that works, then a 500: the user hears all that happened."""
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [("intent__HassTurnOn", {"name": "Porch light"})], text="Sure."
+            ),
+            Reply.error(500),
+        ]
+    )
+
+    await _say(ha_core, pipeline, await hass_client(), "turn on the porch light")
+
+    assert ha_core.states.get("input_boolean.porch").state == "on"  # type: ignore[union-attr]
+    assert recorder.said == [
+        (
+            "Sure. I turned on Porch light. But the AI service had a problem"
+            " answering. Please try again later."
+        )
+    ]
