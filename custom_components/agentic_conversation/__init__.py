@@ -8,12 +8,16 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY, Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.httpx_client import get_async_client
+from homeassistant.helpers.typing import ConfigType
 
 from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
 from .const import CONF_BASE_URL, DOMAIN
+from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION,)
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is not ready.
 SETUP_TIMEOUT = 10.0
@@ -30,6 +34,12 @@ class AgenticRuntimeData:
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Offer our tools to every agent as the "Agentic Conversation tools" LLM API."""
+    async_register_llm_api(hass)
+    return True
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:

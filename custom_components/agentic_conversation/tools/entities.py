@@ -1,0 +1,141 @@
+"""What our tools may see of Home Assistant: exposed entities, described briefly."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
+
+# The assistant whose exposure settings apply (Settings → Voice assistants → Expose).
+ASSISTANT = "conversation"
+
+# Attributes worth a model's attention; the rest (icons, supported features, lists of
+# modes…) only fill the context window.
+USEFUL_ATTRIBUTES = (
+    "unit_of_measurement",
+    "device_class",
+    "brightness",
+    "color_temp_kelvin",
+    "rgb_color",
+    "current_position",
+    "current_tilt_position",
+    "temperature",
+    "target_temp_high",
+    "target_temp_low",
+    "current_temperature",
+    "current_humidity",
+    "humidity",
+    "hvac_action",
+    "preset_mode",
+    "fan_mode",
+    "percentage",
+    "media_title",
+    "media_artist",
+    "volume_level",
+    "is_volume_muted",
+    "source",
+    "battery_level",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EntityInfo:
+    """An exposed entity, with the names a user may call it by."""
+
+    entity_id: str
+    name: str
+    aliases: tuple[str, ...]
+    area: str | None
+    area_aliases: tuple[str, ...]
+    area_id: str | None
+    device_id: str | None
+    state: State
+
+    @property
+    def domain(self) -> str:
+        """The entity's domain."""
+        return self.entity_id.split(".", 1)[0]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The entity as a tool result shows it."""
+        return describe(self.state, self.name, self.area)
+
+
+def describe(
+    state: State, name: str | None = None, area: str | None = None
+) -> dict[str, Any]:
+    """A state with the few attributes that matter."""
+    attributes = {
+        key: state.attributes[key]
+        for key in USEFUL_ATTRIBUTES
+        if state.attributes.get(key) is not None
+    }
+    return {
+        "entity_id": state.entity_id,
+        "name": name or state.name,
+        "area": area,
+        "domain": state.domain,
+        "state": state.state,
+        **({"attributes": attributes} if attributes else {}),
+    }
+
+
+def area_of(hass: HomeAssistant, entity_id: str) -> str | None:
+    """The name of an entity's area (its own, else its device's)."""
+    entry = er.async_get(hass).async_get(entity_id)
+    if entry is None:
+        return None
+    area_id = entry.area_id
+    if area_id is None and entry.device_id:
+        device = dr.async_get(hass).async_get(entry.device_id)
+        area_id = device.area_id if device else None
+    area = ar.async_get(hass).async_get_area(area_id) if area_id else None
+    return area.name if area else None
+
+
+def is_exposed(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether the user exposed this entity to Assist."""
+    return async_should_expose(hass, ASSISTANT, entity_id)
+
+
+def exposed_entities(hass: HomeAssistant) -> list[EntityInfo]:
+    """Every exposed entity that has a state, with names, aliases and area."""
+    entities = er.async_get(hass)
+    devices = dr.async_get(hass)
+    areas = ar.async_get(hass)
+    found: list[EntityInfo] = []
+    for state in hass.states.async_all():
+        if not is_exposed(hass, state.entity_id):
+            continue
+        entry = entities.async_get(state.entity_id)
+        aliases: tuple[str, ...] = ()
+        area_id = device_id = None
+        if entry is not None:
+            aliases = tuple(a for a in entry.aliases if isinstance(a, str))
+            device_id = entry.device_id
+            area_id = entry.area_id
+            if (
+                area_id is None
+                and device_id
+                and (device := devices.async_get(device_id))
+            ):
+                area_id = device.area_id
+        area = areas.async_get_area(area_id) if area_id else None
+        found.append(
+            EntityInfo(
+                entity_id=state.entity_id,
+                name=state.name,
+                aliases=aliases,
+                area=area.name if area else None,
+                area_aliases=tuple(area.aliases) if area else (),
+                area_id=area_id,
+                device_id=device_id,
+                state=state,
+            )
+        )
+    return found

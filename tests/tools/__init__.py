@@ -1,0 +1,1 @@
+"""Tests of our tools (the agentic_conversation LLM API)."""
