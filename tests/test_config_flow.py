@@ -28,6 +28,7 @@ from custom_components.agentic_conversation.const import (
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
     DOMAIN,
+    LLM_API_ID,
 )
 from tests.fake_llm import MODEL, FakeLLM, closed_port_url
 
@@ -61,7 +62,7 @@ async def test_user_flow_creates_a_connection_with_a_default_agent(
     (agent,) = entry.subentries.values()
     assert agent.subentry_type == "conversation"
     assert agent.data[CONF_MODEL] == "qwen3:8b"
-    assert agent.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST]
+    assert agent.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST, LLM_API_ID]
     assert agent.data[CONF_MAX_ITERATIONS] == 10
     assert agent.data[CONF_TOOL_TIMEOUT] == 10
     assert agent.data[CONF_TURN_TIMEOUT] == 60

@@ -77,11 +77,19 @@ class ChatLogToolDispatcher:
 
     async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
         """Call a tool; bad arguments and error results raise, the loop reports them."""
-        tool_input = llm.ToolInput(tool_name=name, tool_args=arguments, external=True)
+        # HA does not check arguments against a tool's schema: do it here, so every
+        # tool (Assist's, ours, another integration's) gets validated arguments and
+        # the model a clear error.
+        tool = next((t for t in self._api.tools if t.name == name), None)
         try:
+            if tool is not None:
+                arguments = tool.parameters(arguments)
+            tool_input = llm.ToolInput(
+                tool_name=name, tool_args=arguments, external=True
+            )
             result = await self._api.async_call_tool(tool_input)
         except probatio.Invalid as err:
-            raise ToolValidationError(str(err)) from err
+            raise ToolValidationError(f"Invalid arguments: {err}") from err
         if result.error:
             raise ToolReportedError(json.dumps(result.data))
         return result.data

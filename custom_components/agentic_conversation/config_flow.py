@@ -61,6 +61,7 @@ from .const import (
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
     DOMAIN,
+    LLM_API_ID,
     LOGGER,
     SUBENTRY_CONVERSATION,
     TOOL_NAMES,
@@ -133,7 +134,9 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
     return {
         CONF_MODEL: model,
         CONF_PROMPT: llm.DEFAULT_INSTRUCTIONS_PROMPT,
-        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        # Assist for HA's intents, our tools for search at any scale, services and
+        # weather anywhere.
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
         CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS,
         CONF_TOOL_TIMEOUT: DEFAULT_TOOL_TIMEOUT,
         CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
