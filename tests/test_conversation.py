@@ -351,18 +351,29 @@ async def test_every_failure_is_spoken_and_the_next_turn_works(
     unregister()
 
 
+@pytest.mark.parametrize(
+    ("language", "spoken"),
+    [
+        (
+            "en",
+            "I can't reach the AI service right now. Please check that it is running.",
+        ),
+        (
+            "de",
+            "Ich kann den KI-Dienst gerade nicht erreichen. Bitte prüfe, ob er läuft.",
+        ),
+    ],
+)
 async def test_unreachable_server_is_spoken(
-    ha_core: HomeAssistant, fake_llm: FakeLLM
+    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str, spoken: str
 ) -> None:
     """The server goes away after setup: connection refused becomes a spoken reply."""
     agent = await _agent(ha_core, fake_llm)
     await fake_llm.close()
 
-    result = await _ask(ha_core, agent, "hello")
+    result = await _ask(ha_core, agent, "hello", language=language)
 
-    assert _speech(result) == (
-        "I can't reach the AI service right now. Please check that it is running."
-    )
+    assert _speech(result) == spoken
     assert result.response.error_code is UNKNOWN
 
 
