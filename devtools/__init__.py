@@ -1,0 +1,1 @@
+"""Developer tools: drive a running Home Assistant over its REST and websocket APIs."""

@@ -1,0 +1,178 @@
+"""`scripts/develop`: a real Home Assistant with our agent configured, ready to talk to.
+
+Starts the built-in llama.cpp server unless OPENAI_BASE_URL names another one, starts
+`hass` with config/, completes onboarding on the first start (a dev user), configures
+our integration through the config-flow API, and keeps running until Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+from typing import Any
+
+import aiohttp
+
+from .ha_api import HomeAssistantClient, Login
+from .setup_home import (
+    async_configure_agent,
+    async_expose_demo_entities,
+    async_use_agent_in_pipeline,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = REPO / "config"
+CREDENTIALS = CONFIG / ".agentic_dev.json"
+HA_URL = "http://127.0.0.1:8123"
+LLAMA_PORT = int(os.environ.get("AGENTIC_LLAMA_PORT", "8081"))
+DEV_LOGIN = Login(name="Developer", username="dev", password="agentic-dev")
+
+
+def _say(text: str) -> None:
+    print(f"\033[1m[develop]\033[0m {text}", file=sys.stderr, flush=True)
+
+
+async def _wait_for_http(
+    url: str, session: aiohttp.ClientSession, timeout: float
+) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        with contextlib.suppress(aiohttp.ClientError):
+            async with session.get(url) as response:
+                if response.status < 500:
+                    return
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"{url} did not answer")
+        await asyncio.sleep(0.5)
+
+
+def _start_llama() -> subprocess.Popen[bytes]:
+    """The built-in llama.cpp server with SmolLM2 on loopback."""
+    binary = (
+        subprocess.run(
+            [str(REPO / "scripts" / "llama"), "ensure"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    model = (
+        subprocess.run(
+            [str(REPO / "scripts" / "llama"), "model"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    _say(f"starting llama-server (SmolLM2-135M) on 127.0.0.1:{LLAMA_PORT}")
+    return subprocess.Popen(
+        [
+            binary,
+            "--model",
+            model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(LLAMA_PORT),
+            "--jinja",
+            "--ctx-size",
+            "4096",
+            "--threads",
+            "2",
+            "--alias",
+            "smollm2-135m-instruct",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any]:
+    if not await client.onboarded():
+        _say("first start: onboarding with a dev user")
+        await client.onboard(DEV_LOGIN)
+    else:
+        await client.log_in(DEV_LOGIN)
+    async with client.websocket() as ws:
+        token = await ws.call(
+            {
+                "type": "auth/long_lived_access_token",
+                "client_name": f"scripts/chat {os.getpid()}",
+                "lifespan": 3650,
+            }
+        )
+    entry = await async_configure_agent(
+        client,
+        llm_url,
+        os.environ.get("OPENAI_API_KEY") or None,
+        os.environ.get("AGENTIC_MODEL") or None,
+    )
+    await async_expose_demo_entities(client)
+    agent = await async_use_agent_in_pipeline(client)
+    CREDENTIALS.write_text(json.dumps({"url": HA_URL, "token": token, "agent": agent}))
+    return {"entry": entry, "agent": agent}
+
+
+async def main() -> int:
+    """Run until hass exits or Ctrl+C."""
+    llm_url = os.environ.get("OPENAI_BASE_URL", "").strip()
+    llama: subprocess.Popen[bytes] | None = None
+    if not llm_url:
+        llama = _start_llama()
+        llm_url = f"http://127.0.0.1:{LLAMA_PORT}/v1"
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+    }
+    hass = subprocess.Popen(
+        [sys.executable, "-m", "homeassistant", "--config", str(CONFIG)], env=env
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        async with aiohttp.ClientSession() as session:
+            if llama is not None:
+                await _wait_for_http(f"{llm_url}/models", session, 120)
+            client = HomeAssistantClient(HA_URL, session)
+            await client.wait_until_up()
+            done = await _configure(client, llm_url)
+        model_note = (
+            "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
+            if llama is not None
+            else llm_url
+        )
+        _say(
+            "\n\n"
+            f"  Home Assistant: {HA_URL}   login: {DEV_LOGIN.username} / {DEV_LOGIN.password}\n"
+            f"  Agent: {done['agent']} on {model_note}\n"
+            '  Try:   scripts/chat "turn on the kitchen lights"\n'
+            "  Stop with Ctrl+C.\n"
+        )
+        while hass.poll() is None and not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1)
+    finally:
+        for process in (hass, llama):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(30)
+                if process.poll() is None:
+                    process.kill()
+    return hass.returncode or 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
