@@ -15,13 +15,15 @@ Tests using it must request pytest-socket's `socket_enabled` fixture.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+import contextlib
 from dataclasses import dataclass, field
 import json
 import socket
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from aiohttp import web
 
@@ -224,15 +226,22 @@ class FakeLLM:
 
     async def start(self) -> None:
         """Listen on a free loopback port."""
+        await self.start_on(0)
+
+    async def start_on(self, port: int) -> None:
+        """Listen on this loopback port (0: a free one)."""
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._chat_completions)
         app.router.add_get("/v1/models", self._models)
+        # For tests that run the server in another process (python -m tests.fake_llm).
+        app.router.add_post("/control/script", self._control_script)
+        app.router.add_get("/control/requests", self._control_requests)
         # handler_cancellation: a hanging handler ends when the client hangs up.
         self._runner = web.AppRunner(
             app, handler_cancellation=True, access_log=None, shutdown_timeout=0.5
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self._port = self._runner.addresses[0][1]
 
@@ -251,6 +260,13 @@ class FakeLLM:
     async def __aexit__(self, *exc_info: object) -> None:
         """Close."""
         await self.close()
+
+    async def _control_script(self, request: web.Request) -> web.Response:
+        self.script(reply_from_json(spec) for spec in await request.json())
+        return web.json_response({"queued": len(self._script)})
+
+    async def _control_requests(self, request: web.Request) -> web.Response:
+        return web.json_response(self.requests)
 
     async def _models(self, request: web.Request) -> web.Response:
         if self.api_key is not None and (
@@ -405,3 +421,48 @@ def _error_response(status: int) -> web.Response:
         {"error": {"message": f"fake error {status}", "type": "error", "code": None}},
         status=status,
     )
+
+
+def reply_from_json(spec: Mapping[str, Any]) -> Reply:
+    """A reply described in JSON, e.g. {"kind": "text", "text": "Hi."}.
+
+    Kinds: text (text), tool_calls (calls: [[name, arguments, id?]…], text),
+    error (status), hang, truncated (text).
+    """
+    kind = spec["kind"]
+    if kind == "text":
+        return Reply.text(spec["text"])
+    if kind == "tool_calls":
+        calls = [cast("FakeToolCall", tuple(call)) for call in spec["calls"]]
+        return Reply.tool_calls(calls, text=spec.get("text", ""))
+    if kind == "error":
+        return Reply.error(int(spec["status"]))
+    if kind == "hang":
+        return Reply.hang()
+    if kind == "truncated":
+        return Reply.truncated(spec.get("text", "Partial answ"))
+    raise ValueError(f"unknown reply kind {kind!r}")
+
+
+async def _serve(port: int, model: str) -> None:
+    server = FakeLLM(model_ids=(model,))
+    await server.start_on(port)
+    print(f"fake LLM listening on {server.base_url}", flush=True)  # noqa: T201
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await server.close()
+
+
+def main() -> None:
+    """Serve on a given port until killed: `python -m tests.fake_llm --port 8099`."""
+    parser = argparse.ArgumentParser(description="Scripted OpenAI-compatible server")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--model", default=MODEL)
+    args = parser.parse_args()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(args.port, args.model))
+
+
+if __name__ == "__main__":
+    main()
