@@ -103,6 +103,7 @@ async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any
         await client.onboard(DEV_LOGIN)
     else:
         await client.log_in(DEV_LOGIN)
+    await client.wait_until_running()
     async with client.websocket() as ws:
         token = await ws.call(
             {

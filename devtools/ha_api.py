@@ -52,6 +52,17 @@ class HomeAssistantClient:
                 raise TimeoutError(f"Home Assistant at {self.url} did not come up")
             await asyncio.sleep(0.5)
 
+    async def wait_until_running(self, timeout: float = 300.0) -> None:
+        """Wait until start-up is complete (every integration set up); needs a token."""
+        deadline = time.monotonic() + timeout
+        async with self.websocket() as ws:
+            while (await ws.call({"type": "get_config"}))["state"] != "RUNNING":
+                if time.monotonic() > deadline:
+                    raise TimeoutError(
+                        f"Home Assistant at {self.url} did not finish starting"
+                    )
+                await asyncio.sleep(0.5)
+
     async def onboarded(self) -> bool:
         """Whether the first user exists."""
         async with self.session.get(f"{self.url}/api/onboarding") as response:

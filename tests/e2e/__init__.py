@@ -1,0 +1,1 @@
+"""End-to-end tests: a real hass process, driven over its own APIs, and a real LLM server process."""

@@ -1,0 +1,433 @@
+"""The e2e story, run in its own process: `python -m tests.e2e.story REPORT.json [--llama]`.
+
+It starts a real `hass` on a free loopback port with a temporary config, a scripted
+OpenAI-compatible server process (tests/fake_llm.py) — or, with --llama, the built-in
+llama.cpp server —, onboards Home Assistant through its API, adds our integration
+through the config-flow API, and talks to the agent over the websocket API the way a
+client and a voice satellite do. Everything observed goes into the JSON report, which
+the pytest tests in this folder check. (It runs outside pytest's process so the HA test
+plugin's socket guard and event loop don't apply to a real client.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from pathlib import Path
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import aiohttp
+
+from devtools.ha_api import HomeAssistantClient, Login, Websocket
+from devtools.setup_home import async_configure_agent
+
+REPO = Path(__file__).resolve().parents[2]
+RECORDING_TTS = (
+    Path(__file__).resolve().parent
+    / "testing_config"
+    / "custom_components"
+    / "recording_tts"
+)
+LOGIN = Login(name="E2E", username="e2e", password="e2e-password")
+
+CONFIGURATION = """
+homeassistant:
+  name: E2E home
+  latitude: 38.7223
+  longitude: -9.1393
+  elevation: 10
+  unit_system: metric
+  time_zone: Europe/Lisbon
+  country: PT
+  language: en
+http:
+  server_host: 127.0.0.1
+  server_port: {port}
+onboarding:
+config:
+conversation:
+intent:
+assist_pipeline:
+recording_tts:
+input_boolean:
+  porch:
+    name: Porch switch
+template:
+  - light:
+      - name: Porch light
+        unique_id: porch_light
+        state: "{{{{ is_state('input_boolean.porch', 'on') }}}}"
+        turn_on:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.porch
+        turn_off:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.porch
+logger:
+  default: warning
+  logs:
+    custom_components.agentic_conversation: debug
+"""
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class FakeLLMProcess:
+    """tests/fake_llm.py in its own process, scripted over its control endpoints."""
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        """Pick a port; start() runs it."""
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.session = session
+        self.process: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        """Run it and wait until it answers."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.fake_llm", "--port", str(self.port)],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with self.session.get(f"{self.base_url}/models"):
+                    return
+            await asyncio.sleep(0.1)
+        raise TimeoutError("fake LLM did not start")
+
+    async def script(self, *replies: dict[str, Any]) -> None:
+        """Queue replies."""
+        url = f"http://127.0.0.1:{self.port}/control/script"
+        async with self.session.post(url, json=list(replies)) as response:
+            response.raise_for_status()
+
+    async def requests(self) -> list[dict[str, Any]]:
+        """What it received so far."""
+        url = f"http://127.0.0.1:{self.port}/control/requests"
+        async with self.session.get(url) as response:
+            result: list[dict[str, Any]] = await response.json()
+            return result
+
+    def kill(self) -> None:
+        """Kill -9: no goodbye, the port just refuses from now on."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+
+
+async def _speech_of(output: dict[str, Any]) -> dict[str, Any]:
+    response = output["response"]
+    return {
+        "speech": response.get("speech", {}).get("plain", {}).get("speech", ""),
+        "response_type": response.get("response_type"),
+        "code": response.get("data", {}).get("code"),
+        "conversation_id": output.get("conversation_id"),
+    }
+
+
+async def _say(
+    ws: Websocket, agent: str, text: str, conversation_id: str | None = None
+) -> dict[str, Any]:
+    output = await ws.call(
+        {
+            "type": "conversation/process",
+            "text": text,
+            "language": "en",
+            "agent_id": agent,
+            **({"conversation_id": conversation_id} if conversation_id else {}),
+        }
+    )
+    return await _speech_of(output)
+
+
+async def _pipeline(
+    client: HomeAssistantClient,
+    ws: Websocket,
+    text: str,
+    session: aiohttp.ClientSession,
+) -> dict[str, Any]:
+    """Run intent → tts and fetch what the TTS engine was asked to say."""
+    events = await ws.run_pipeline(text)
+    types = [e["type"] for e in events]
+    intent_end = next((e for e in events if e["type"] == "intent-end"), None)
+    tts_end = next((e for e in events if e["type"] == "tts-end"), None)
+    heard = None
+    if tts_end is not None:
+        url = tts_end["data"]["tts_output"]["url"]
+        if url.startswith("/"):
+            url = client.url + url
+        async with session.get(url) as response:
+            heard = (await response.read()).decode()
+    return {
+        "events": types,
+        "speech": intent_end["data"]["intent_output"]["response"]["speech"]["plain"][
+            "speech"
+        ]
+        if intent_end
+        else None,
+        "heard": heard,
+    }
+
+
+async def _light(client: HomeAssistantClient) -> str:
+    state = await client.rest("GET", "/api/states/light.porch_light")
+    return str(state["state"])
+
+
+async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
+    """Onboard, expose the porch light, add our agent, make the satellite pipeline."""
+    await client.onboard(LOGIN)
+    await client.wait_until_running()
+    async with client.websocket() as ws:
+        await ws.call(
+            {
+                "type": "homeassistant/expose_entity",
+                "assistants": ["conversation"],
+                "entity_ids": ["light.porch_light"],
+                "should_expose": True,
+            }
+        )
+    await async_configure_agent(client, base_url)
+    async with client.websocket() as ws:
+        states = await ws.call({"type": "get_states"})
+        agent = next(
+            s["entity_id"]
+            for s in states
+            if s["entity_id"].startswith("conversation.")
+            and s["entity_id"] != "conversation.home_assistant"
+        )
+        pipeline = await ws.call(
+            {
+                "type": "assist_pipeline/pipeline/create",
+                "name": "Satellite",
+                "language": "en",
+                "conversation_engine": agent,
+                "conversation_language": "en",
+                "stt_engine": None,
+                "stt_language": None,
+                "tts_engine": "tts.recorder",
+                "tts_language": "en",
+                "tts_voice": None,
+                "wake_word_entity": None,
+                "wake_word_id": None,
+            }
+        )
+        await ws.call(
+            {
+                "type": "assist_pipeline/pipeline/set_preferred",
+                "pipeline_id": pipeline["id"],
+            }
+        )
+    return str(agent)
+
+
+async def _scripted_story(
+    client: HomeAssistantClient, session: aiohttp.ClientSession, report: dict[str, Any]
+) -> None:
+    llm = FakeLLMProcess(session)
+    await llm.start()
+    agent = await _set_up_home(client, llm.base_url)
+    report["agent"] = agent
+    async with client.websocket() as ws:
+        # Which tools does the model get? Ask once and look at the request.
+        await llm.script({"kind": "text", "text": "Hello! How can I help?"})
+        report["hello"] = await _say(ws, agent, "hello")
+        offered = [
+            t["function"]["name"] for t in (await llm.requests())[0].get("tools", [])
+        ]
+        report["offered_tools"] = offered
+        turn_on = next(name for name in offered if name.endswith("HassTurnOn"))
+        turn_off = next(name for name in offered if name.endswith("HassTurnOff"))
+
+        # (a) an action
+        await llm.script(
+            {
+                "kind": "tool_calls",
+                "calls": [[turn_on, {"name": "Porch light"}, "call_on"]],
+            },
+            {"kind": "text", "text": "The porch light is on."},
+        )
+        report["turn_on"] = await _say(ws, agent, "turn on the porch light")
+        report["turn_on"]["light"] = await _light(client)
+
+        # (b) a follow-up in the same conversation
+        await llm.script(
+            {
+                "kind": "tool_calls",
+                "calls": [[turn_off, {"name": "Porch light"}, "call_off"]],
+            },
+            {"kind": "text", "text": "Done, it's off now."},
+        )
+        report["follow_up"] = await _say(
+            ws, agent, "turn it off again", report["turn_on"]["conversation_id"]
+        )
+        report["follow_up"]["light"] = await _light(client)
+        requests = await llm.requests()
+        report["follow_up"]["sent_history"] = requests[-2]["messages"]
+
+        # (d) the same through the satellite pipeline, to the TTS engine
+        await llm.script(
+            {
+                "kind": "tool_calls",
+                "calls": [[turn_on, {"name": "Porch light"}]],
+                "text": "Sure.",
+            },
+            {
+                "kind": "text",
+                "text": "The porch light is on again, and it looks lovely tonight.",
+            },
+        )
+        report["pipeline_turn_on"] = await _pipeline(
+            client, ws, "turn on the porch light", session
+        )
+        report["pipeline_turn_on"]["light"] = await _light(client)
+
+        # (c) the LLM server dies; the user still hears something, and HA goes on
+        llm.kill()
+        report["server_killed"] = await _say(ws, agent, "are you still there?")
+        report["server_killed_pipeline"] = await _pipeline(
+            client, ws, "turn off the porch light", session
+        )
+        report["still_running"] = (await client.rest("GET", "/api/"))["message"]
+
+
+async def _llama_story(
+    client: HomeAssistantClient, session: aiohttp.ClientSession, report: dict[str, Any]
+) -> None:
+    binary = (
+        subprocess.run(
+            [str(REPO / "scripts" / "llama"), "ensure"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    model = (
+        subprocess.run(
+            [str(REPO / "scripts" / "llama"), "model"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    port = free_port()
+    llama = subprocess.Popen(
+        [
+            binary,
+            "--model",
+            model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--jinja",
+            "--ctx-size",
+            "8192",
+            "--threads",
+            "2",
+            "--alias",
+            "smollm2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        base_url = f"http://127.0.0.1:{port}/v1"
+        for _ in range(300):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with session.get(f"{base_url}/models") as response:
+                    if response.status == 200:
+                        break
+            await asyncio.sleep(0.2)
+        agent = await _set_up_home(client, base_url)
+        async with client.websocket() as ws:
+            started = time.monotonic()
+            report["llama_hello"] = await _say(
+                ws, agent, "Say hello in one short sentence."
+            )
+            report["llama_hello"]["seconds"] = round(time.monotonic() - started, 2)
+    finally:
+        llama.kill()
+        llama.wait()
+
+
+async def main(report_path: Path, llama: bool) -> None:
+    """Run the story; write the report (also what went wrong, if anything did)."""
+    report: dict[str, Any] = {}
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="agentic-e2e-") as tmp:
+        config = Path(tmp)
+        (config / "configuration.yaml").write_text(CONFIGURATION.format(port=port))
+        custom = config / "custom_components"
+        custom.mkdir()
+        (custom / "agentic_conversation").symlink_to(
+            REPO / "custom_components" / "agentic_conversation"
+        )
+        (custom / "recording_tts").symlink_to(RECORDING_TTS)
+        log = open(config / "hass.log", "wb")
+        hass = subprocess.Popen(
+            [sys.executable, "-m", "homeassistant", "--config", str(config)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            # Not the repository: its custom_components/ would shadow the config's.
+            cwd=config,
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        )
+        started = time.monotonic()
+        try:
+            async with aiohttp.ClientSession() as session:
+                client = HomeAssistantClient(f"http://127.0.0.1:{port}", session)
+                await client.wait_until_up(180)
+                report["hass_up_seconds"] = round(time.monotonic() - started, 1)
+                if llama:
+                    await _llama_story(client, session, report)
+                else:
+                    await _scripted_story(client, session, report)
+        except Exception as err:  # noqa: BLE001 - the report says what broke
+            report["error"] = repr(err)
+        finally:
+            report["hass_alive_at_end"] = hass.poll() is None
+            hass.terminate()
+            try:
+                hass.wait(30)
+            except subprocess.TimeoutExpired:
+                hass.kill()
+            log.close()
+            text = (config / "hass.log").read_text(errors="replace")
+            report_path.with_suffix(".log").write_text(text)
+            report["hass_errors"] = [
+                line
+                for line in text.splitlines()
+                if " ERROR " in line and "agentic_conversation" in line
+            ]
+            report["hass_log_tail"] = text.splitlines()[-40:]
+            report["hass_log_problems"] = [
+                line
+                for line in text.splitlines()
+                if ("ERROR" in line or "rror" in line or "recording" in line)
+                and "met.no" not in line
+            ][:30]
+    report_path.write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]), "--llama" in sys.argv[2:]))
