@@ -29,6 +29,7 @@ from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
 from .messages import Message
 from .openai_provider import OpenAICompatibleProvider
+from .probe import EndpointCapabilities, probe_endpoint
 from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
 from .result import LoopResult, StopReason
 from .tools import ToolCallRecord, ToolDispatcher, ToolSpec
@@ -36,6 +37,7 @@ from .tools import ToolCallRecord, ToolDispatcher, ToolSpec
 __all__ = [
     "AgenticLoop",
     "DeltaCallback",
+    "EndpointCapabilities",
     "EventCallback",
     "LLMAuthError",
     "LLMBadRequestError",
@@ -65,4 +67,5 @@ __all__ = [
     "ToolSpec",
     "ToolValidationError",
     "UnknownToolError",
+    "probe_endpoint",
 ]
