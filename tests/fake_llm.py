@@ -23,6 +23,7 @@ import contextlib
 from dataclasses import dataclass, field
 import json
 import socket
+import time
 from typing import Any, Self, cast
 
 from aiohttp import web
@@ -34,6 +35,9 @@ type FakeToolCall = (
 )
 
 MODEL = "fake-model"
+# The integration's endpoint probe (agent/probe.py) asks for this tool / this answer.
+PROBE_TOOL_NAME = "agentic_probe"
+PROBE_STREAM_PROMPT = "Reply with the single word: ok"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,12 @@ class FakeLLM:
         api_key: If set, `GET /v1/models` answers 401 unless sent this bearer key.
         models_status: If set, `GET /v1/models` answers with this HTTP error status.
         models_body: If set, `GET /v1/models` answers 200 with this JSON instead.
+        stream_started_at: time.perf_counter() when each streamed reply's first
+            chunk was about to be sent (for latency benchmarks).
+        probe_requests: The integration's capability probes (not in `requests`).
+        probe_tool_reply: How the server answers the tool probe: by default with a
+            tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
+            ignores tools.
     """
 
     def __init__(self, *, model_ids: Sequence[str] = (MODEL,)) -> None:
@@ -198,6 +208,9 @@ class FakeLLM:
         self.api_key: str | None = None
         self.models_status: int | None = None
         self.models_body: Any = None
+        self.stream_started_at: list[float] = []
+        self.probe_requests: list[dict[str, Any]] = []
+        self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
         self._script: deque[Reply] = deque()
         self._closing = asyncio.Event()
         self._received = asyncio.Event()
@@ -289,6 +302,15 @@ class FakeLLM:
 
     async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
+        if _is_probe(body):
+            # The integration's start-up probe: answered like a server that honours
+            # tools and streams (or as set), outside the script and the record.
+            self.probe_requests.append(body)
+            if body.get("tools"):
+                reply = self.probe_tool_reply
+            else:
+                reply = Reply.text("ok")
+            return await self._serve(request, body, reply)
         self.requests.append(body)
         self.headers.append(dict(request.headers))
         self._received.set()
@@ -296,7 +318,11 @@ class FakeLLM:
             return web.json_response(
                 {"error": {"message": "fake_llm: the script is exhausted"}}, status=500
             )
-        reply = self._script.popleft()
+        return await self._serve(request, body, self._script.popleft())
+
+    async def _serve(
+        self, request: web.Request, body: dict[str, Any], reply: Reply
+    ) -> web.StreamResponse:
         if reply.kind == "error":
             return web.json_response(
                 reply.body, status=reply.status, headers=reply.headers
@@ -321,6 +347,7 @@ class FakeLLM:
     ) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
+        self.stream_started_at.append(time.perf_counter())
         for event in events:
             data = event if isinstance(event, str) else json.dumps(event)
             await response.write(f"data: {data}\n\n".encode())
@@ -421,6 +448,14 @@ def _error_response(status: int) -> web.Response:
         {"error": {"message": f"fake error {status}", "type": "error", "code": None}},
         status=status,
     )
+
+
+def _is_probe(body: Mapping[str, Any]) -> bool:
+    tools = body.get("tools") or []
+    if any(t.get("function", {}).get("name") == PROBE_TOOL_NAME for t in tools):
+        return True
+    messages = body.get("messages") or []
+    return len(messages) == 1 and messages[0].get("content") == PROBE_STREAM_PROMPT
 
 
 def reply_from_json(spec: Mapping[str, Any]) -> Reply:

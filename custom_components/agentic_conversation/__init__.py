@@ -1,6 +1,6 @@
 """The Agentic Conversation integration: any OpenAI-compatible LLM as an agent that acts."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import openai
 
@@ -12,7 +12,12 @@ from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.httpx_client import get_async_client
 from homeassistant.helpers.typing import ConfigType
 
-from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
+from .agent import (
+    EndpointCapabilities,
+    LLMAuthError,
+    LLMError,
+    OpenAICompatibleProvider,
+)
 from .const import CONF_BASE_URL, DOMAIN
 from .tools import async_register_llm_api
 
@@ -31,6 +36,8 @@ class AgenticRuntimeData:
     """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
     models: list[str]
     """The models the server listed at setup."""
+    capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
+    """What each agent's model did when probed at setup, by subentry id."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
@@ -69,6 +76,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
     entry.runtime_data = AgenticRuntimeData(client=provider.client, models=models)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
+    # Imported here: it needs AgenticConfigEntry from this module.
+    from .endpoint_check import async_start_checks  # noqa: PLC0415
+
+    async_start_checks(hass, entry)
     return True
 
 

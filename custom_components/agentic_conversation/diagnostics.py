@@ -1,5 +1,6 @@
 """Diagnostics: the connection and its agents, with the key and prompts redacted."""
 
+from dataclasses import asdict
 from typing import Any
 
 from homeassistant.components.diagnostics import async_redact_data
@@ -22,6 +23,10 @@ async def async_get_config_entry_diagnostics(
             TO_REDACT,
         ),
         "models": list(runtime.models) if runtime is not None else None,
+        "endpoint_checks": {
+            subentry_id: asdict(found)
+            for subentry_id, found in (runtime.capabilities if runtime else {}).items()
+        },
         "agents": {
             subentry.subentry_id: async_redact_data(
                 {

@@ -1,0 +1,112 @@
+"""At setup, check what each agent's endpoint really supports; repair issue if needed.
+
+A server may accept `tools` and silently ignore them (llama.cpp with a model whose chat
+template has no tool support). The agent would then talk but never act; a repair issue
+says so instead of leaving the user to guess.
+"""
+
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
+
+from . import AgenticConfigEntry
+from .agent import OpenAICompatibleProvider, probe_endpoint
+from .const import (
+    CONF_BASE_URL,
+    CONF_MODEL,
+    CONF_STREAM,
+    DEFAULT_STREAM,
+    DOMAIN,
+    LOGGER,
+    SUBENTRY_CONVERSATION,
+)
+
+ISSUE_PREFIX = "tools_unsupported_"
+PROBE_LIMIT = 20.0
+
+
+def issue_id(subentry_id: str) -> str:
+    """The repair issue of one agent."""
+    return f"{ISSUE_PREFIX}{subentry_id}"
+
+
+async def async_check_agent(
+    hass: HomeAssistant, entry: AgenticConfigEntry, subentry: ConfigSubentry
+) -> None:
+    """Probe the agent's model on the server; record it; raise or clear the issue."""
+    options = subentry.data
+    wants_tools = bool(options.get(CONF_LLM_HASS_API))
+    wants_stream = bool(options.get(CONF_STREAM, DEFAULT_STREAM))
+    if not wants_tools and not wants_stream:
+        return
+    provider = OpenAICompatibleProvider(
+        base_url=entry.data[CONF_BASE_URL],
+        api_key=None,
+        model=options.get(CONF_MODEL, ""),
+        max_tokens=32,
+        temperature=0,
+        timeout=PROBE_LIMIT,
+        client=entry.runtime_data.client,
+    )
+    found = await probe_endpoint(
+        provider, tools=wants_tools, streaming=wants_stream, limit=PROBE_LIMIT
+    )
+    entry.runtime_data.capabilities[subentry.subentry_id] = found
+    LOGGER.info(
+        "Endpoint check for agent %s (%s): tools %s, streaming %s (%s)",
+        subentry.title,
+        options.get(CONF_MODEL),
+        found.tools,
+        found.streaming,
+        found.detail,
+    )
+    if wants_tools and found.tools is False:
+        ir.async_create_issue(
+            hass,
+            DOMAIN,
+            issue_id(subentry.subentry_id),
+            is_fixable=False,
+            severity=ir.IssueSeverity.WARNING,
+            translation_key="tools_unsupported",
+            translation_placeholders={
+                "agent": subentry.title,
+                "model": str(options.get(CONF_MODEL)),
+                "base_url": entry.data[CONF_BASE_URL],
+            },
+        )
+    elif found.tools is not None or not wants_tools:
+        ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
+
+
+def async_start_checks(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
+    """Check every agent in the background; forget issues of agents that are gone."""
+    agents = {
+        subentry.subentry_id: subentry
+        for subentry in entry.subentries.values()
+        if subentry.subentry_type == SUBENTRY_CONVERSATION
+    }
+    registry = ir.async_get(hass)
+    for (domain, issue), _ in list(registry.issues.items()):
+        if (
+            domain == DOMAIN
+            and issue.startswith(ISSUE_PREFIX)
+            and issue.removeprefix(ISSUE_PREFIX) not in agents
+            and _issue_belongs_to(registry, issue, entry)
+        ):
+            ir.async_delete_issue(hass, DOMAIN, issue)
+    for subentry in agents.values():
+        entry.async_create_background_task(
+            hass,
+            async_check_agent(hass, entry, subentry),
+            f"{DOMAIN} endpoint check for {subentry.title}",
+        )
+
+
+def _issue_belongs_to(
+    registry: ir.IssueRegistry, issue: str, entry: AgenticConfigEntry
+) -> bool:
+    """Whether an issue was raised for an agent of this connection."""
+    found = registry.async_get_issue(DOMAIN, issue)
+    placeholders = (found.translation_placeholders or {}) if found else {}
+    return bool(placeholders.get("base_url") == entry.data[CONF_BASE_URL])
