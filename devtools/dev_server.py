@@ -19,10 +19,11 @@ from typing import Any
 
 import aiohttp
 
-from .ha_api import HomeAssistantClient, Login
+from .ha_api import HomeAssistantClient, HomeAssistantError, Login
 from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
+    async_set_agent_options,
     async_use_agent_in_pipeline,
 )
 
@@ -86,7 +87,7 @@ def _start_llama() -> subprocess.Popen[bytes]:
             str(LLAMA_PORT),
             "--jinja",
             "--ctx-size",
-            "4096",
+            "8192",
             "--threads",
             "2",
             "--alias",
@@ -97,7 +98,9 @@ def _start_llama() -> subprocess.Popen[bytes]:
     )
 
 
-async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any]:
+async def _configure(
+    client: HomeAssistantClient, llm_url: str, built_in: bool
+) -> dict[str, Any]:
     if not await client.onboarded():
         _say("first start: onboarding with a dev user")
         await client.onboard(DEV_LOGIN)
@@ -105,6 +108,10 @@ async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any
         await client.log_in(DEV_LOGIN)
     await client.wait_until_running()
     async with client.websocket() as ws:
+        # HA 2026.10 moves the http: YAML into its own store on first start and reverts
+        # it after 5 minutes unless confirmed: confirm it (we wrote it).
+        with contextlib.suppress(HomeAssistantError):
+            await ws.call({"type": "http/config/promote"})
         token = await ws.call(
             {
                 "type": "auth/long_lived_access_token",
@@ -118,6 +125,12 @@ async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any
         os.environ.get("OPENAI_API_KEY") or None,
         os.environ.get("AGENTIC_MODEL") or None,
     )
+    if built_in:
+        # The tiny model on 2 CPU threads: only our tools, whose request size does not
+        # grow with the demo's many entities (Assist's prompt lists them all).
+        await async_set_agent_options(
+            client, entry["entry_id"], llm_hass_api=["agentic_conversation"]
+        )
     await async_expose_demo_entities(client)
     agent = await async_use_agent_in_pipeline(client)
     CREDENTIALS.write_text(json.dumps({"url": HA_URL, "token": token, "agent": agent}))
@@ -148,7 +161,7 @@ async def main() -> int:
                 await _wait_for_http(f"{llm_url}/models", session, 120)
             client = HomeAssistantClient(HA_URL, session)
             await client.wait_until_up()
-            done = await _configure(client, llm_url)
+            done = await _configure(client, llm_url, built_in=llama is not None)
         model_note = (
             "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
             if llama is not None

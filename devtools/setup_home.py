@@ -56,13 +56,14 @@ async def async_configure_agent(
     entries = await client.rest("GET", "/api/config/config_entries/entry")
     entry = next(e for e in entries if e["domain"] == DOMAIN)
     if model:
-        await _async_set_model(client, entry["entry_id"], model)
+        await async_set_agent_options(client, entry["entry_id"], model=model)
     return dict(entry)
 
 
-async def _async_set_model(
-    client: HomeAssistantClient, entry_id: str, model: str
+async def async_set_agent_options(
+    client: HomeAssistantClient, entry_id: str, **changes: Any
 ) -> None:
+    """Change the connection's first agent through its reconfigure flow."""
     async with client.websocket() as ws:
         subentries = await ws.call(
             {"type": "config_entries/subentries/list", "entry_id": entry_id}
@@ -81,7 +82,7 @@ async def _async_set_model(
     await client.rest(
         "POST",
         f"/api/config/config_entries/subentries/flow/{form['flow_id']}",
-        {**current, "model": model},
+        {**current, **changes},
     )
 
 
