@@ -1,0 +1,160 @@
+"""Benchmark: our agent inside Home Assistant.
+
+(a) Agent overhead per turn with a zero-latency scripted server: our agent vs HA core's
+    `llama_cpp` agent on the same server and hass, median of interleaved turns, ratio.
+(b) Time from the server starting its streamed answer to the first text delta our
+    entity hands to the chat log (what a streaming TTS waits for).
+(c) Request size — characters of system prompt + tool definitions sent to the LLM —
+    with 10, 100 and 1000 exposed entities, with and without the Assist API, and with
+    our tools.
+
+Run: scripts/run python bench/agent_turn.py [--turns 25]
+"""
+
+import argparse
+import asyncio
+import json
+import logging
+from pathlib import Path
+import statistics
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from homeassistant.components import conversation  # noqa: E402
+from homeassistant.const import CONF_LLM_HASS_API  # noqa: E402
+from homeassistant.core import Context, HomeAssistant  # noqa: E402
+from homeassistant.helpers import chat_session, llm  # noqa: E402
+
+from bench.harness import add_agent, expose_sensors, home_with_server, machine  # noqa: E402
+from custom_components.agentic_conversation.const import CONF_STREAM, LLM_API_ID  # noqa: E402
+from tests.fake_llm import FakeLLM, Reply  # noqa: E402
+
+
+async def _turn(hass: HomeAssistant, agent: str, text: str = "hello") -> float:
+    started = time.perf_counter()
+    result = await conversation.async_converse(
+        hass, text, None, Context(), agent_id=agent
+    )
+    elapsed = time.perf_counter() - started
+    assert result.response.speech["plain"]["speech"], result
+    return elapsed
+
+
+async def overhead(turns: int) -> dict[str, Any]:
+    """(a) Median ms per turn, ours vs llama_cpp, interleaved."""
+    async with home_with_server() as (hass, server):
+        ours = await add_agent(
+            hass, server, {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], CONF_STREAM: True}
+        )
+        core = await add_agent(
+            hass,
+            server,
+            {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], "streaming": True},
+            domain="llama_cpp",
+        )
+        times: dict[str, list[float]] = {"ours": [], "llama_cpp": []}
+        server.script([Reply.text("Done.")] * (2 * turns + 10))
+        for _ in range(5):  # warm-up
+            await _turn(hass, ours)
+            await _turn(hass, core)
+        for _ in range(turns):
+            times["ours"].append(await _turn(hass, ours))
+            times["llama_cpp"].append(await _turn(hass, core))
+    medians = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    return {
+        "turns": turns,
+        "ours_ms": round(medians["ours"], 2),
+        "llama_cpp_ms": round(medians["llama_cpp"], 2),
+        "ratio": round(medians["ours"] / medians["llama_cpp"], 2),
+    }
+
+
+async def first_delta(turns: int) -> dict[str, Any]:
+    """(b) Server's first streamed chunk → first text delta in the chat log."""
+    async with home_with_server() as (hass, server):
+        agent = await add_agent(hass, server, {CONF_STREAM: True})
+        waits: list[float] = []
+        answer = "The living room is twenty one degrees and the windows are closed."
+        for _ in range(turns + 3):
+            server.script([Reply.text(answer, chunk_size=4)])
+            first: list[float] = []
+
+            def listener(
+                chat_log: Any, delta: dict[str, Any], first: list[float] = first
+            ) -> None:
+                if delta.get("content") and not first:
+                    first.append(time.perf_counter())
+
+            with (
+                chat_session.async_get_chat_session(hass) as session,
+                conversation.async_get_chat_log(
+                    hass, session, chat_log_delta_listener=listener
+                ),
+            ):
+                await conversation.async_converse(
+                    hass,
+                    "how warm is it?",
+                    session.conversation_id,
+                    Context(),
+                    agent_id=agent,
+                )
+            waits.append(first[0] - server.stream_started_at[-1])
+        waits = waits[3:]
+    return {
+        "turns": turns,
+        "median_ms": round(statistics.median(waits) * 1000, 2),
+        "p90_ms": round(sorted(waits)[int(len(waits) * 0.9) - 1] * 1000, 2),
+    }
+
+
+def _sent_size(server: FakeLLM) -> int:
+    request = server.requests[-1]
+    system = request["messages"][0]["content"]
+    return len(system) + len(json.dumps(request.get("tools", [])))
+
+
+async def request_size() -> dict[str, dict[int, int]]:
+    """(c) Characters of system prompt + tools by exposed entities and API set."""
+    configs = {
+        "no tools": [],
+        "Assist": [llm.LLM_API_ASSIST],
+        "Agentic tools": [LLM_API_ID],
+        "Assist + Agentic tools": [llm.LLM_API_ASSIST, LLM_API_ID],
+    }
+    sizes: dict[str, dict[int, int]] = {name: {} for name in configs}
+    async with home_with_server() as (hass, server):
+        agents = {
+            name: await add_agent(
+                hass, server, {CONF_LLM_HASS_API: apis} if apis else None
+            )
+            for name, apis in configs.items()
+        }
+        exposed = 0
+        for count in (10, 100, 1000):
+            expose_sensors(hass, exposed, count)
+            exposed = count
+            for name, agent in agents.items():
+                server.script([Reply.text("ok")])
+                await _turn(hass, agent)
+                sizes[name][count] = _sent_size(server)
+    return sizes
+
+
+async def main() -> None:
+    """Print every figure."""
+    logging.basicConfig(level=logging.ERROR)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=25)
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    print(f"(a) overhead per turn: {await overhead(args.turns)}")
+    print(f"(b) first token to first chat-log delta: {await first_delta(args.turns)}")
+    for name, by_count in (await request_size()).items():
+        print(f"(c) request size, {name}: {by_count}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
