@@ -125,7 +125,7 @@ class FakeLLMProcess:
 
     def kill(self) -> None:
         """Kill -9: no goodbye, the port just refuses from now on."""
-        if self.process is not None:
+        if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
 
@@ -241,6 +241,18 @@ async def _scripted_story(
 ) -> None:
     llm = FakeLLMProcess(session)
     await llm.start()
+    try:
+        await _scripted_turns(client, session, llm, report)
+    finally:
+        llm.kill()  # also when a step failed: never leave the server running
+
+
+async def _scripted_turns(
+    client: HomeAssistantClient,
+    session: aiohttp.ClientSession,
+    llm: FakeLLMProcess,
+    report: dict[str, Any],
+) -> None:
     agent = await _set_up_home(client, llm.base_url)
     report["agent"] = agent
     async with client.websocket() as ws:
