@@ -20,6 +20,7 @@ from typing import Any
 import aiohttp
 
 from .ha_api import HomeAssistantClient, HomeAssistantError, Login
+from .llama import start_llama_server
 from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
@@ -55,47 +56,8 @@ async def _wait_for_http(
 
 def _start_llama() -> subprocess.Popen[bytes]:
     """The built-in llama.cpp server with SmolLM2 on loopback."""
-    binary = (
-        subprocess.run(
-            [str(REPO / "scripts" / "llama"), "ensure"],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    model = (
-        subprocess.run(
-            [str(REPO / "scripts" / "llama"), "model"],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
     _say(f"starting llama-server (SmolLM2-135M) on 127.0.0.1:{LLAMA_PORT}")
-    return subprocess.Popen(
-        [
-            binary,
-            "--model",
-            model,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(LLAMA_PORT),
-            "--jinja",
-            "--ctx-size",
-            "8192",
-            "--threads",
-            "2",
-            "--alias",
-            "smollm2-135m-instruct",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return start_llama_server(LLAMA_PORT)
 
 
 async def _configure(

@@ -26,6 +26,7 @@ from typing import Any
 import aiohttp
 
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
+from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent
 
 REPO = Path(__file__).resolve().parents[2]
@@ -321,47 +322,8 @@ async def _scripted_turns(
 async def _llama_story(
     client: HomeAssistantClient, session: aiohttp.ClientSession, report: dict[str, Any]
 ) -> None:
-    binary = (
-        subprocess.run(
-            [str(REPO / "scripts" / "llama"), "ensure"],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    model = (
-        subprocess.run(
-            [str(REPO / "scripts" / "llama"), "model"],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
     port = free_port()
-    llama = subprocess.Popen(
-        [
-            binary,
-            "--model",
-            model,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--jinja",
-            "--ctx-size",
-            "8192",
-            "--threads",
-            "2",
-            "--alias",
-            "smollm2",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    llama = start_llama_server(port)
     try:
         base_url = f"http://127.0.0.1:{port}/v1"
         for _ in range(300):
