@@ -102,10 +102,8 @@ async def _configure(
 async def main() -> int:
     """Run until hass exits or Ctrl+C."""
     llm_url = os.environ.get("OPENAI_BASE_URL", "").strip()
+    built_in = not llm_url
     llama: subprocess.Popen[bytes] | None = None
-    if not llm_url:
-        llama = _start_llama()
-        llm_url = f"http://127.0.0.1:{LLAMA_PORT}/v1"
     env = {
         **os.environ,
         "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
@@ -118,15 +116,20 @@ async def main() -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
+        if built_in:
+            # Home Assistant starts meanwhile: on a cold machine building llama-server
+            # takes minutes, and the UI/API should not wait for it.
+            llama = await asyncio.to_thread(_start_llama)
+            llm_url = f"http://127.0.0.1:{LLAMA_PORT}/v1"
         async with aiohttp.ClientSession() as session:
             if llama is not None:
                 await _wait_for_http(f"{llm_url}/models", session, 120)
             client = HomeAssistantClient(HA_URL, session)
             await client.wait_until_up()
-            done = await _configure(client, llm_url, built_in=llama is not None)
+            done = await _configure(client, llm_url, built_in=built_in)
         model_note = (
             "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
-            if llama is not None
+            if built_in
             else llm_url
         )
         _say(
