@@ -12,7 +12,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import chat_session, intent, llm
@@ -478,3 +478,16 @@ async def test_history_is_trimmed_oldest_first_keeping_tool_calls_with_results(
     ]
     answered = [m["tool_call_id"] for m in last if m["role"] == "tool"]
     assert asked == answered
+
+
+async def test_a_broken_prompt_template_is_spoken_not_raised(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A typo in the agent's instructions template: a spoken error, no LLM call."""
+    agent = await _agent(ha_core, fake_llm, **{CONF_PROMPT: "Hello {{ oops"})
+
+    result = await _ask(ha_core, agent, "hello")
+
+    assert _speech(result)
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert fake_llm.requests == []
