@@ -23,9 +23,11 @@ async def ha_core(
     assert await async_setup_component(hass, "homeassistant", {})
     await hass.async_block_till_done()
     yield hass
-    # The openai SDK leaves its SSE parser generators open after `[DONE]`; asyncio
+    # Let background work finish (the integration's endpoint check), then: the openai
+    # SDK leaves its SSE parser generators open after `[DONE]`; asyncio
     # closes them in tasks when they are collected. Collect and let those tasks run
     # now, before the plugin's check for tasks left over by the test.
+    await hass.async_block_till_done(wait_background_tasks=True)
     gc.collect()
     for _ in range(5):
         await asyncio.sleep(0)

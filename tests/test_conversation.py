@@ -491,3 +491,26 @@ async def test_a_broken_prompt_template_is_spoken_not_raised(
     assert _speech(result)
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_a_bug_of_ours_is_spoken_and_logged(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    language: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Options no form would accept (hand-edited storage) break the turn: still a reply."""
+    agent = await _agent(ha_core, fake_llm, **{CONF_MAX_ITERATIONS: "many"})
+
+    result = await _ask(ha_core, agent, "hello", language=language)
+
+    spoken = {
+        "en": "Sorry, something went wrong on my side. Please try again.",
+        "de": "Entschuldigung, bei mir ist etwas schiefgegangen."
+        " Bitte versuche es noch einmal.",
+    }
+    assert _speech(result) == spoken[language]
+    assert result.response.error_code is UNKNOWN
+    assert "Unexpected error in conversation" in caplog.text
+    assert "ValueError" in caplog.text
