@@ -161,9 +161,10 @@ async def _pipeline(
     ws: Websocket,
     text: str,
     session: aiohttp.ClientSession,
+    conversation_id: str | None = None,
 ) -> dict[str, Any]:
     """Run intent → tts and fetch what the TTS engine was asked to say."""
-    events = await ws.run_pipeline(text)
+    events = await ws.run_pipeline(text, conversation_id=conversation_id)
     types = [e["type"] for e in events]
     intent_end = next((e for e in events if e["type"] == "intent-end"), None)
     tts_end = next((e for e in events if e["type"] == "tts-end"), None)
@@ -179,6 +180,9 @@ async def _pipeline(
         "speech": intent_end["data"]["intent_output"]["response"]["speech"]["plain"][
             "speech"
         ]
+        if intent_end
+        else None,
+        "conversation_id": intent_end["data"]["intent_output"].get("conversation_id")
         if intent_end
         else None,
         "heard": heard,
@@ -309,6 +313,22 @@ async def _scripted_turns(
             client, ws, "turn on the porch light", session
         )
         report["pipeline_turn_on"]["light"] = await _light(client)
+        # … and its follow-up, in the same conversation
+        await llm.script(
+            {"kind": "tool_calls", "calls": [[turn_off, {"name": "Porch light"}]]},
+            {"kind": "text", "text": "It's off."},
+        )
+        report["pipeline_follow_up"] = await _pipeline(
+            client,
+            ws,
+            "and off again",
+            session,
+            report["pipeline_turn_on"]["conversation_id"],
+        )
+        report["pipeline_follow_up"]["light"] = await _light(client)
+        report["pipeline_follow_up"]["sent_history"] = (await llm.requests())[-2][
+            "messages"
+        ]
 
         # (c) the LLM server dies; the user still hears something, and HA goes on
         llm.kill()

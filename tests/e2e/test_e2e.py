@@ -82,6 +82,12 @@ def test_the_satellite_hears_every_answer(story: dict[str, Any]) -> None:
     assert answer["heard"] == (
         "Sure. The porch light is on again, and it looks lovely tonight."
     )
+    follow_up = story["pipeline_follow_up"]
+    assert follow_up["conversation_id"] == answer["conversation_id"]
+    assert follow_up["light"] == "off"
+    assert follow_up["heard"] == "It's off."
+    users = [m["content"] for m in follow_up["sent_history"] if m["role"] == "user"]
+    assert users == ["turn on the porch light", "and off again"]
     failure = story["server_killed_pipeline"]
     assert failure["heard"] == failure["speech"]
     assert failure["heard"].startswith("I can't reach the AI service")
