@@ -110,19 +110,26 @@ update_root_packages() {
   printf '%s\n' "$ROOT_PACKAGES" >"$ROOTFS/$ROOT_READY_MARKER"
 }
 
+# Copies a host file into the root only if it changed, atomically: commands already
+# running in the root may be reading it (a half-written CA bundle breaks TLS setup).
+sync_file() {
+  local src=$1 dest=$2
+  [[ -f "$src" ]] || return 0
+  cmp -s "$src" "$dest" 2>/dev/null && return 0
+  mkdir -p "$(dirname "$dest")"
+  cp -L "$src" "$dest.agentic-new" && mv -f "$dest.agentic-new" "$dest"
+}
+
 # Copies name resolution, CA certificates and pip settings from the host into the root.
 sync_root_config() {
-  local f
+  local f snapshot="$ROOTFS/etc/apt/apt.conf.d/99agentic-snapshot"
   # The package mirror may serve a frozen snapshot whose Release file has expired.
-  printf 'Acquire::Check-Valid-Until "false";\n' >"$ROOTFS/etc/apt/apt.conf.d/99agentic-snapshot"
-  cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf" 2>/dev/null || true
-  [[ -f /etc/ssl/certs/ca-certificates.crt ]] && cp -L /etc/ssl/certs/ca-certificates.crt "$ROOTFS/etc/ssl/certs/ca-certificates.crt"
-  [[ -f /etc/pip.conf ]] && cp -L /etc/pip.conf "$ROOTFS/etc/pip.conf"
+  [[ -f "$snapshot" ]] || printf 'Acquire::Check-Valid-Until "false";\n' >"$snapshot"
+  sync_file /etc/resolv.conf "$ROOTFS/etc/resolv.conf" || true
+  sync_file /etc/ssl/certs/ca-certificates.crt "$ROOTFS/etc/ssl/certs/ca-certificates.crt"
+  sync_file /etc/pip.conf "$ROOTFS/etc/pip.conf"
   for f in "${HOME:-/root}/.config/pip/pip.conf" "${HOME:-/root}/.pip/pip.conf"; do
-    if [[ -f "$f" ]]; then
-      mkdir -p "$ROOTFS/root/.config/pip"
-      cp -L "$f" "$ROOTFS/root/.config/pip/pip.conf"
-    fi
+    sync_file "$f" "$ROOTFS/root/.config/pip/pip.conf"
   done
   return 0
 }
