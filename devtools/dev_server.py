@@ -24,6 +24,7 @@ from .llama import start_llama_server
 from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
+    async_remove_cloud_integrations,
     async_set_agent_options,
     async_use_agent_in_pipeline,
 )
@@ -60,12 +61,36 @@ def _start_llama() -> subprocess.Popen[bytes]:
     return start_llama_server(LLAMA_PORT)
 
 
+async def _stored_token(client: HomeAssistantClient) -> str | None:
+    """The long-lived token saved by an earlier start, if Home Assistant takes it."""
+    try:
+        token = str(json.loads(CREDENTIALS.read_text())["token"])
+    except OSError, ValueError, KeyError:
+        return None
+    client.token = token
+    try:
+        async with client.websocket():
+            return token
+    except HomeAssistantError:
+        return None
+    finally:
+        client.token = None
+
+
+async def _remove_cloud_integrations(client: HomeAssistantClient) -> None:
+    with contextlib.suppress(HomeAssistantError, aiohttp.ClientError):
+        await async_remove_cloud_integrations(client)
+
+
 async def _configure(
     client: HomeAssistantClient, llm_url: str, built_in: bool
 ) -> dict[str, Any]:
+    token = None
     if not await client.onboarded():
         _say("first start: onboarding with a dev user")
         await client.onboard(DEV_LOGIN)
+    elif token := await _stored_token(client):
+        client.token = token  # no new login, no new token on every start
     else:
         await client.log_in(DEV_LOGIN)
     await client.wait_until_running()
@@ -74,13 +99,14 @@ async def _configure(
         # it after 5 minutes unless confirmed: confirm it (we wrote it).
         with contextlib.suppress(HomeAssistantError):
             await ws.call({"type": "http/config/promote"})
-        token = await ws.call(
-            {
-                "type": "auth/long_lived_access_token",
-                "client_name": f"scripts/chat {os.getpid()}",
-                "lifespan": 3650,
-            }
-        )
+        if token is None:
+            token = await ws.call(
+                {
+                    "type": "auth/long_lived_access_token",
+                    "client_name": f"scripts/chat {os.getpid()}",
+                    "lifespan": 3650,
+                }
+            )
     entry = await async_configure_agent(
         client,
         llm_url,
@@ -127,21 +153,24 @@ async def main() -> int:
             client = HomeAssistantClient(HA_URL, session)
             await client.wait_until_up()
             done = await _configure(client, llm_url, built_in=built_in)
-        model_note = (
-            "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
-            if built_in
-            else llm_url
-        )
-        _say(
-            "\n\n"
-            f"  Home Assistant: {HA_URL}   login: {DEV_LOGIN.username} / {DEV_LOGIN.password}\n"
-            f"  Agent: {done['agent']} on {model_note}\n"
-            '  Try:   scripts/chat "turn on the kitchen lights"\n'
-            "  Stop with Ctrl+C.\n"
-        )
-        while hass.poll() is None and not stop.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 1)
+            # In the background: removing met.no waits for its (offline, failing) setup.
+            cleanup = asyncio.create_task(_remove_cloud_integrations(client))
+            model_note = (
+                "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
+                if built_in
+                else llm_url
+            )
+            _say(
+                "\n\n"
+                f"  Home Assistant: {HA_URL}   login: {DEV_LOGIN.username} / {DEV_LOGIN.password}\n"
+                f"  Agent: {done['agent']} on {model_note}\n"
+                '  Try:   scripts/chat "turn on the kitchen lights"\n'
+                "  Stop with Ctrl+C.\n"
+            )
+            while hass.poll() is None and not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1)
+            cleanup.cancel()
     finally:
         for process in (hass, llama):
             if process is not None and process.poll() is None:

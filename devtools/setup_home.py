@@ -8,6 +8,7 @@ conversation agent.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from .ha_api import HomeAssistantClient
@@ -21,6 +22,8 @@ EXPOSED = {
     "Hall": ["lock.front_door", "cover.hall_window"],
     "Garage": ["cover.garage_door", "switch.decorative_lights"],
 }
+# Set up by HA's onboarding, useless without internet.
+ONLINE_ONLY = ("met", "radio_browser")
 HIDDEN = [
     "light.office_rgbw_lights",
     "light.ceiling_lights",
@@ -83,6 +86,23 @@ async def async_set_agent_options(
         "POST",
         f"/api/config/config_entries/subentries/flow/{form['flow_id']}",
         {**current, **changes},
+    )
+
+
+async def async_remove_cloud_integrations(client: HomeAssistantClient) -> None:
+    """Remove what onboarding set up that needs the internet (met.no, Radio Browser).
+
+    The demo has its own weather; offline (CI, this sandbox) those two only log errors,
+    and met.no's retries hold up the next start by seconds.
+    """
+    entries = await client.rest("GET", "/api/config/config_entries/entry")
+    # Together: each removal waits for that integration's failing setup to finish.
+    await asyncio.gather(
+        *(
+            client.rest("DELETE", f"/api/config/config_entries/entry/{e['entry_id']}")
+            for e in entries
+            if e["source"] == "onboarding" and e["domain"] in ONLINE_ONLY
+        )
     )
 
 
