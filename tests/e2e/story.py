@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
@@ -129,6 +130,78 @@ class FakeLLMProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+class RecordingProxy:
+    """Sits between Home Assistant and a real LLM server and records every exchange.
+
+    So a test against a real server can still check what the agent sent it and what
+    the model answered, word for word.
+    """
+
+    def __init__(self, upstream: str, session: aiohttp.ClientSession) -> None:
+        """Forward to `upstream` (e.g. http://127.0.0.1:8080); start() listens."""
+        self.upstream = upstream.rstrip("/")
+        self.session = session
+        self.exchanges: list[dict[str, Any]] = []
+        self.base_url = ""
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Listen on a free loopback port."""
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self._forward)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.base_url = f"http://127.0.0.1:{self._runner.addresses[0][1]}/v1"
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _forward(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        async with self.session.request(
+            request.method,
+            f"{self.upstream}{request.path_qs}",
+            data=body,
+            headers={"Content-Type": request.content_type},
+        ) as upstream:
+            response = web.StreamResponse(
+                status=upstream.status,
+                headers={"Content-Type": upstream.headers.get("Content-Type", "")},
+            )
+            await response.prepare(request)
+            received = b""
+            async for chunk in upstream.content.iter_any():
+                received += chunk
+                await response.write(chunk)
+            await response.write_eof()
+        if request.path.endswith("/chat/completions"):
+            self.exchanges.append(
+                {"request": json.loads(body), "answer": _answer_text(received)}
+            )
+        return response
+
+
+def _answer_text(raw: bytes) -> str:
+    """The model's words in a chat completion, streamed (SSE) or not."""
+    text = raw.decode(errors="replace")
+    if not text.lstrip().startswith("data:"):
+        with contextlib.suppress(ValueError, KeyError, IndexError):
+            return str(json.loads(text)["choices"][0]["message"]["content"] or "")
+        return ""
+    words = []
+    for line in text.splitlines():
+        data = line.removeprefix("data:").strip()
+        if not line.startswith("data:") or data == "[DONE]":
+            continue
+        with contextlib.suppress(ValueError, KeyError, IndexError):
+            words.append(json.loads(data)["choices"][0]["delta"].get("content") or "")
+    return "".join(words)
 
 
 async def _speech_of(output: dict[str, Any]) -> dict[str, Any]:
@@ -344,6 +417,7 @@ async def _llama_story(
 ) -> None:
     port = free_port()
     llama = start_llama_server(port)
+    proxy = RecordingProxy(f"http://127.0.0.1:{port}", session)
     try:
         base_url = f"http://127.0.0.1:{port}/v1"
         for _ in range(300):
@@ -352,14 +426,30 @@ async def _llama_story(
                     if response.status == 200:
                         break
             await asyncio.sleep(0.2)
-        agent = await _set_up_home(client, base_url)
+        await proxy.start()
+        agent = await _set_up_home(client, proxy.base_url)
+        text = "Say hello in one short sentence."
         async with client.websocket() as ws:
             started = time.monotonic()
-            report["llama_hello"] = await _say(
-                ws, agent, "Say hello in one short sentence."
-            )
+            report["llama_hello"] = await _say(ws, agent, text)
             report["llama_hello"]["seconds"] = round(time.monotonic() - started, 2)
+        # What the agent sent for this turn (not the start-up endpoint check).
+        report["llama_turn"] = [
+            {
+                "tools": [t["function"]["name"] for t in x["request"].get("tools", [])],
+                "tool_choice": x["request"].get("tool_choice"),
+                "users": [
+                    m["content"]
+                    for m in x["request"]["messages"]
+                    if m["role"] == "user"
+                ],
+                "answer": x["answer"],
+            }
+            for x in proxy.exchanges
+            if any(m.get("content") == text for m in x["request"]["messages"])
+        ]
     finally:
+        await proxy.close()
         llama.kill()
         llama.wait()
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from custom_components.agentic_conversation.speech import clean_for_speech
+
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,6 +118,14 @@ def test_a_real_llama_cpp_server_answers_with_tools_offered(
     """SmolLM2 on llama-server: a turn with tools offered ends in the model's words."""
     hello = llama_story["llama_hello"]
     assert hello["response_type"] == "action_done", hello
-    assert hello["speech"].strip()
-    assert "AI service" not in hello["speech"]
+    # What went over the wire (recorded by a proxy in front of llama-server).
+    turn = llama_story["llama_turn"]
+    assert turn, "the agent never asked the server"
+    assert turn[0]["users"] == ["Say hello in one short sentence."]
+    assert turn[0]["tool_choice"] == "auto"
+    assert any(name.endswith("HassTurnOn") for name in turn[0]["tools"])
+    assert any(name.endswith("__call_service") for name in turn[0]["tools"])
+    # The user hears the model's own words, not a fallback.
+    assert turn[-1]["answer"].strip()
+    assert hello["speech"] == clean_for_speech(turn[-1]["answer"]).strip()
     assert llama_story["hass_errors"] == []
