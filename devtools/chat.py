@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 from pathlib import Path
 import sys
@@ -58,10 +59,28 @@ async def main() -> int:
         client.token = creds["token"]
         async with client.websocket() as ws:
             if args.pipeline:
+                pipeline = await ws.call({"type": "assist_pipeline/pipeline/get"})
+                # Through text-to-speech when the pipeline has a TTS engine.
                 events = await ws.run_pipeline(
-                    args.text, conversation_id=args.conversation_id
+                    args.text,
+                    conversation_id=args.conversation_id,
+                    end_stage="tts" if pipeline.get("tts_engine") else "intent",
                 )
-                intent_end = next(e for e in events if e["type"] == "intent-end")
+                steps = [
+                    f"{kind} x{n}" if (n := len(list(same))) > 1 else kind
+                    for kind, same in itertools.groupby(e["type"] for e in events)
+                ]
+                print(f"  pipeline {pipeline['name']!r}: {' '.join(steps)}")
+                for event in events:
+                    if event["type"] == "error":
+                        print(f"  error {event['data']}")
+                    elif event["type"] == "tts-end":
+                        print(f"  tts   {event['data']['tts_output']['url']}")
+                intent_end = next(
+                    (e for e in events if e["type"] == "intent-end"), None
+                )
+                if intent_end is None:
+                    return 1
                 output = intent_end["data"]["intent_output"]
             else:
                 output = await ws.call(
