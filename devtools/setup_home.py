@@ -21,6 +21,8 @@ EXPOSED = {
     "Bedroom": ["light.bed_light"],
     "Hall": ["lock.front_door", "cover.hall_window"],
     "Garage": ["cover.garage_door", "switch.decorative_lights"],
+    # No area: the home's weather.
+    "": ["weather.demo_weather_north"],
 }
 # Set up by HA's onboarding, useless without internet.
 ONLINE_ONLY = ("met", "radio_browser")
@@ -29,6 +31,7 @@ HIDDEN = [
     "light.ceiling_lights",
     "lock.kitchen_door",
     "switch.ac",
+    "weather.demo_weather_south",
 ]
 
 
@@ -115,7 +118,12 @@ async def async_expose_demo_entities(client: HomeAssistantClient) -> None:
         }
         registry = await ws.call({"type": "config/entity_registry/list"})
         devices = {e["entity_id"]: e.get("device_id") for e in registry}
+        # Some demo entities (the locks) have no unique id: no registry entry, no area,
+        # but they can be exposed all the same.
+        existing = {s["entity_id"] for s in await ws.call({"type": "get_states"})}
         for area, entity_ids in EXPOSED.items():
+            if not area:
+                continue
             if area not in areas:
                 created = await ws.call(
                     {"type": "config/area_registry/create", "name": area}
@@ -144,7 +152,7 @@ async def async_expose_demo_entities(client: HomeAssistantClient) -> None:
                 {
                     "type": "homeassistant/expose_entity",
                     "assistants": ["conversation"],
-                    "entity_ids": [e for e in entity_ids if e in devices],
+                    "entity_ids": [e for e in entity_ids if e in existing],
                     "should_expose": should_expose,
                 }
             )
