@@ -252,9 +252,7 @@ async def test_preamble_then_a_broken_stream_is_followed_by_the_spoken_fallback(
 
     output, _ = await _say(ha_core, pipeline, await hass_client(), "arrange my lights")
 
-    fallback = (
-        "I can't reach the AI service right now. Please check that it is running."
-    )
+    fallback = "The AI service stopped in the middle of its answer. Please try again."
     assert recorder.said == [f"{preamble} {fallback}"]
     assert output["response"]["response_type"] == "error"
 

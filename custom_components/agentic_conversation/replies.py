@@ -21,6 +21,7 @@ from .agent import (
     LLMError,
     LLMRateLimitError,
     LLMServerError,
+    LLMStreamBrokenError,
     LLMTimeoutError,
     LoopResult,
     StopReason,
@@ -36,6 +37,7 @@ class Problem(StrEnum):
     LLM_RATE_LIMITED = "llm_rate_limited"
     LLM_TIMEOUT = "llm_timeout"
     LLM_UNREACHABLE = "llm_unreachable"
+    LLM_STREAM_BROKEN = "llm_stream_broken"
     LLM_SERVER_ERROR = "llm_server_error"
     LLM_BAD_REQUEST = "llm_bad_request"
     LLM_BAD_RESPONSE = "llm_bad_response"
@@ -48,6 +50,8 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMAuthError, Problem.LLM_AUTH),
     (LLMRateLimitError, Problem.LLM_RATE_LIMITED),
     (LLMTimeoutError, Problem.LLM_TIMEOUT),
+    # Before its base class: reached, then lost mid-answer.
+    (LLMStreamBrokenError, Problem.LLM_STREAM_BROKEN),
     (LLMConnectionError, Problem.LLM_UNREACHABLE),
     (LLMServerError, Problem.LLM_SERVER_ERROR),
     (LLMBadRequestError, Problem.LLM_BAD_REQUEST),

@@ -21,6 +21,7 @@ from custom_components.agentic_conversation.agent import (
     LLMError,
     LLMRateLimitError,
     LLMServerError,
+    LLMStreamBrokenError,
     LLMTimeoutError,
     LoopEvent,
     LoopFinished,
@@ -140,7 +141,7 @@ async def test_provider_timeout_before_deadline(fake_llm: FakeLLM) -> None:
 
 @pytest.mark.parametrize(
     ("cut", "error_class"),
-    [("connection", LLMConnectionError), ("clean", LLMBadResponseError)],
+    [("connection", LLMStreamBrokenError), ("clean", LLMBadResponseError)],
 )
 async def test_truncated_stream(
     fake_llm: FakeLLM,
@@ -148,7 +149,10 @@ async def test_truncated_stream(
     cut: str,
     error_class: type[LLMError],
 ) -> None:
-    """A stream cut short: the connection dropped, or ended without finish reason."""
+    """A stream cut short: the connection dropped mid-answer, or it ended early.
+
+    A dropped connection after the first chunk is not "unreachable": its own error.
+    """
     fake_llm.script([Reply.truncated("Half an ans", cut=cut)])
     events = Events()
 

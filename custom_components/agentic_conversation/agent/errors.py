@@ -60,6 +60,12 @@ class LLMConnectionError(LLMError):
     kind = "connection"
 
 
+class LLMStreamBrokenError(LLMConnectionError):
+    """The connection broke after the answer had started streaming."""
+
+    kind = "stream_broken"
+
+
 class LLMBadRequestError(LLMError):
     """The server refused the request as such (400, 404 unknown model, 422, ...)."""
 

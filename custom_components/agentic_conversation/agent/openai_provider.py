@@ -13,6 +13,7 @@ from typing import Any, cast
 import httpx
 import openai
 
+from .errors import LLMConnectionError, LLMStreamBrokenError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify
 from .openai_response import StreamAssembler, parse_completion
@@ -203,6 +204,7 @@ class OpenAICompatibleProvider:
         except SDK_ERRORS as err:
             raise classify(err) from err
         assembler = StreamAssembler()
+        started = False
         try:
             while True:
                 # Only the SDK's errors are classified; the callback's propagate.
@@ -211,7 +213,12 @@ class OpenAICompatibleProvider:
                 except StopAsyncIteration:
                     break
                 except SDK_ERRORS as err:
-                    raise classify(err) from err
+                    error = classify(err)
+                    if started and type(error) is LLMConnectionError:
+                        # Reached, then lost mid-answer: not "unreachable".
+                        raise LLMStreamBrokenError(str(error)) from err
+                    raise error from err
+                started = True
                 if delta := assembler.add(chunk):
                     await _call(on_delta, delta)
         finally:
