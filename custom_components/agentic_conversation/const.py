@@ -37,6 +37,11 @@ CONF_ALLOWED_SERVICES: Final = "allowed_services"
 CONF_WEATHER_ENTITY: Final = "weather_entity"
 CONF_ENABLED_TOOLS: Final = "enabled_tools"
 
+# Risky actions wait for the user's own "yes" (or PIN): extra entities per agent, and
+# an optional spoken PIN that replaces "yes" for locks and alarm panels.
+CONF_CONFIRM_ENTITIES: Final = "confirm_entities"
+CONF_CONFIRM_PIN: Final = "confirm_pin"
+
 TOOL_SEARCH_ENTITIES: Final = "search_entities"
 TOOL_GET_ENTITY_STATE: Final = "get_entity_state"
 TOOL_CALL_SERVICE: Final = "call_service"
