@@ -7,11 +7,10 @@ never separating an assistant tool call from its results.
 
 from collections.abc import Sequence
 import json
-from typing import Any
 
 from homeassistant.components import conversation
 
-type Message = dict[str, Any]
+from .agent import Message
 
 # Rough size of a token in characters, to turn a token budget into characters without a
 # model-specific tokenizer.

@@ -11,8 +11,9 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
 from .agent import OpenAICompatibleProvider
-from .chat_turn import async_run_turn, build_provider
 from .const import CONF_MODEL, DOMAIN, SUBENTRY_CONVERSATION
+from .conversation_turn import async_run_turn
+from .provider_factory import build_provider
 from .tool_options import AgenticLLMContext, ToolOptions
 
 # The agent handles conversations concurrently; nothing is polled.

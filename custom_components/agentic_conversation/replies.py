@@ -4,11 +4,8 @@ The words live in translations/<language>.json under `exceptions.<key>.message`,
 user hears them in their language (English where a translation is missing).
 """
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-import json
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
@@ -25,9 +22,9 @@ from .agent import (
     LLMTimeoutError,
     LoopResult,
     StopReason,
-    ToolCallRecord,
 )
 from .const import DOMAIN
+from .done_actions import Action, actions_done
 
 
 class Problem(StrEnum):
@@ -63,19 +60,6 @@ _LAST_RESORT = "Sorry, something went wrong. Please try again."
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    """Something a tool did, to be told in words when the turn fails later.
-
-    `kind` is a translation key (`done_turn_on`, `done_turn_off`, `done_other`) or
-    "speech" when the tool said it in words itself (an intent's own speech).
-    """
-
-    kind: str
-    names: tuple[str, ...] = ()
-    speech: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Fallback:
     """What to say instead of an answer, and why."""
 
@@ -101,65 +85,6 @@ def fallback_for(result: LoopResult) -> Fallback:
     if result.stop_reason is StopReason.LLM_ERROR:
         return Fallback(problem_for_error(result.error), done)
     return Fallback(Problem.EMPTY_ANSWER, done)
-
-
-def actions_done(records: Sequence[ToolCallRecord]) -> tuple[Action, ...]:
-    """What the turn's successful tool calls changed, for telling the user.
-
-    Only calls that acted on something named count (reading a state or the weather
-    is not worth repeating when the answer is lost).
-    """
-    done: list[Action] = []
-    for record in records:
-        if not record.ok or record.repeated:
-            continue
-        if (action := _action(record)) is not None and action not in done:
-            done.append(action)
-    return tuple(done)
-
-
-def _action(record: ToolCallRecord) -> Action | None:
-    """The action of one successful call, from its result envelope."""
-    try:
-        envelope = json.loads(record.result)
-    except ValueError:
-        return None
-    result = envelope.get("result") if isinstance(envelope, dict) else None
-    if not isinstance(result, dict):
-        return None
-    speech = result.get("speech", {}).get("plain", {}).get("speech")
-    if isinstance(speech, str) and speech.strip():
-        return Action("speech", speech=speech.strip().rstrip(". "))
-    names = _acted_on(result)
-    if not names:
-        return None
-    # Tool names reach us namespaced ("intent__HassTurnOn"); the verb is the last part.
-    verb = record.name.rsplit("__", 1)[-1]
-    service = (
-        record.arguments.get("service") if isinstance(record.arguments, dict) else None
-    )
-    if verb == "HassTurnOn" or service == "turn_on":
-        return Action("done_turn_on", names)
-    if verb == "HassTurnOff" or service == "turn_off":
-        return Action("done_turn_off", names)
-    return Action("done_other", names)
-
-
-def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:
-    """Names of what a tool acted on: an intent's successes, or the changed states."""
-    data = result.get("data")
-    if isinstance(data, dict) and isinstance(data.get("success"), list):
-        targets: list[Any] = data["success"]
-    elif isinstance(result.get("states"), list):
-        targets = result["states"]
-    else:
-        return ()
-    names = (
-        target.get("name") or target.get("entity_id")
-        for target in targets
-        if isinstance(target, dict)
-    )
-    return tuple(dict.fromkeys(str(name) for name in names if name))
 
 
 async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -> str:

@@ -33,7 +33,7 @@ from custom_components.agentic_conversation.agent.openai_errors import (
     from_status,
 )
 from custom_components.agentic_conversation.agent.openai_response import StreamAssembler
-from custom_components.agentic_conversation.agent.tools import (
+from custom_components.agentic_conversation.agent.tool_calls import (
     ToolCallRecord,
     error_envelope,
     execute_tool_call,

@@ -33,7 +33,7 @@ from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
 from .result import LoopResult, StopReason
-from .tools import ToolCallRecord, ToolDispatcher, ToolSpec
+from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
 
 __all__ = [
     "AgenticLoop",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .provider import ToolCall
 from .result import LoopResult
-from .tools import ToolCallRecord
+from .tool_calls import ToolCallRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from .limits import LoopLimits
 from .messages import Message, canonical_arguments, user_message, with_system_prompt
 from .provider import LLMProvider, LLMResponse
 from .result import LoopResult, StopReason
-from .tools import (
+from .tool_calls import (
     ToolCallRecord,
     ToolDispatcher,
     ToolSpec,

@@ -18,7 +18,7 @@ from .messages import Message
 from .openai_errors import SDK_ERRORS, classify
 from .openai_response import StreamAssembler, parse_completion
 from .provider import DeltaCallback, LLMResponse
-from .tools import ToolSpec
+from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import logging
 from .errors import LLMBadRequestError, LLMError
 from .messages import user_message
 from .provider import LLMProvider
-from .tools import ToolSpec
+from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .messages import Message
-from .tools import ToolSpec
+from .tool_calls import ToolSpec
 
 type DeltaCallback = Callable[[str], Awaitable[None] | None]
 

@@ -5,7 +5,7 @@ from enum import StrEnum
 
 from .errors import LLMError
 from .messages import Message
-from .tools import ToolCallRecord
+from .tool_calls import ToolCallRecord
 
 
 class StopReason(StrEnum):

@@ -9,7 +9,7 @@ from .events import ToolCallFinished
 from .messages import Message, assistant_message, tool_message, user_message
 from .provider import ToolCall
 from .result import LoopResult, StopReason
-from .tools import ToolCallRecord, ToolSpec, cancelled_record
+from .tool_calls import ToolCallRecord, ToolSpec, cancelled_record
 
 
 class Turn:

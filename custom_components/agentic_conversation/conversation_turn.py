@@ -12,11 +12,8 @@ from dataclasses import dataclass
 import json
 from typing import Any
 
-import probatio
-
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
@@ -35,82 +32,26 @@ from .agent import (
     TextDelta,
     ToolCallFinished,
     ToolCallsRequested,
-    ToolSpec,
-    ToolValidationError,
 )
 from .chat_history import content_to_messages, trim_to_budget
 from .const import (
-    CONF_BASE_URL,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
-    CONF_MAX_TOKENS,
-    CONF_MODEL,
-    CONF_STREAM,
-    CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_MAX_ITERATIONS,
-    DEFAULT_STREAM,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
     LOGGER,
 )
 from .replies import Fallback, Problem, async_render, fallback_for
 from .speech import SpeechStreamCleaner, clean_for_speech
+from .tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
 
 type Delta = (
     conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
 )
-
-
-class ToolReportedError(Exception):
-    """A Home Assistant tool answered with an error result."""
-
-
-class ChatLogToolDispatcher:
-    """Runs the loop's tool calls through the chat log's HA LLM API (Assist, ours…)."""
-
-    def __init__(self, api: llm.APIInstance) -> None:
-        """Dispatch to the tools of this API instance."""
-        self._api = api
-
-    async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
-        """Call a tool; bad arguments and error results raise, the loop reports them."""
-        # HA does not check arguments against a tool's schema: do it here, so every
-        # tool (Assist's, ours, another integration's) gets validated arguments and
-        # the model a clear error.
-        tool = next((t for t in self._api.tools if t.name == name), None)
-        try:
-            if tool is not None:
-                arguments = tool.parameters(arguments)
-            tool_input = llm.ToolInput(
-                tool_name=name, tool_args=arguments, external=True
-            )
-            result = await self._api.async_call_tool(tool_input)
-        except probatio.Invalid as err:
-            raise ToolValidationError(f"Invalid arguments: {err}") from err
-        if result.error:
-            raise ToolReportedError(json.dumps(result.data))
-        return result.data
-
-
-def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
-    """The HA LLM API's tools in the loop's terms (JSON schema parameters)."""
-    if api is None:
-        return []
-    return [
-        ToolSpec(
-            name=tool.name,
-            description=tool.description or "",
-            parameters=probatio.to_openapi(
-                tool.parameters,
-                custom_serializer=api.custom_serializer,
-                openapi_version="3.1.0",
-            ),
-        )
-        for tool in api.tools
-    ]
 
 
 @dataclass
@@ -182,23 +123,6 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     )
 
 
-def build_provider(
-    entry: AgenticConfigEntry, subentry: ConfigSubentry
-) -> OpenAICompatibleProvider:
-    """The provider for an agent's options, over the entry's shared client."""
-    options = subentry.data
-    return OpenAICompatibleProvider(
-        base_url=entry.data[CONF_BASE_URL],
-        api_key=entry.data.get(CONF_API_KEY),
-        model=options[CONF_MODEL],
-        temperature=options.get(CONF_TEMPERATURE),
-        max_tokens=options.get(CONF_MAX_TOKENS),
-        timeout=float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT)),
-        stream=bool(options.get(CONF_STREAM, DEFAULT_STREAM)),
-        client=entry.runtime_data.client,
-    )
-
-
 def _build_loop(
     provider: OpenAICompatibleProvider,
     subentry: ConfigSubentry,
@@ -210,7 +134,7 @@ def _build_loop(
     system = chat_log.content[0]
     return AgenticLoop(
         provider,
-        ChatLogToolDispatcher(chat_log.llm_api) if chat_log.llm_api else _no_tools,
+        ChatLogToolDispatcher(chat_log.llm_api) if chat_log.llm_api else no_tools,
         LoopLimits(
             max_iterations=int(
                 options.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS)
@@ -222,11 +146,6 @@ def _build_loop(
         if isinstance(system, conversation.SystemContent)
         else None,
     )
-
-
-async def _no_tools(name: str, arguments: dict[str, Any]) -> Any:
-    """The dispatcher of an agent without an LLM API: the loop never offers tools."""
-    raise ToolValidationError(f"No tools are available (asked for {name})")
 
 
 async def _deltas(

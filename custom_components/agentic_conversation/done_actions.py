@@ -1,0 +1,80 @@
+"""What a turn's tool calls changed, to be told in words when the turn fails later."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+import json
+from typing import Any
+
+from .agent import ToolCallRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something a tool did, to be told in words when the turn fails later.
+
+    `kind` is a translation key (`done_turn_on`, `done_turn_off`, `done_other`) or
+    "speech" when the tool said it in words itself (an intent's own speech).
+    """
+
+    kind: str
+    names: tuple[str, ...] = ()
+    speech: str = ""
+
+
+def actions_done(records: Sequence[ToolCallRecord]) -> tuple[Action, ...]:
+    """What the turn's successful tool calls changed, for telling the user.
+
+    Only calls that acted on something named count (reading a state or the weather
+    is not worth repeating when the answer is lost).
+    """
+    done: list[Action] = []
+    for record in records:
+        if not record.ok or record.repeated:
+            continue
+        if (action := _action(record)) is not None and action not in done:
+            done.append(action)
+    return tuple(done)
+
+
+def _action(record: ToolCallRecord) -> Action | None:
+    """The action of one successful call, from its result envelope."""
+    try:
+        envelope = json.loads(record.result)
+    except ValueError:
+        return None
+    result = envelope.get("result") if isinstance(envelope, dict) else None
+    if not isinstance(result, dict):
+        return None
+    speech = result.get("speech", {}).get("plain", {}).get("speech")
+    if isinstance(speech, str) and speech.strip():
+        return Action("speech", speech=speech.strip().rstrip(". "))
+    names = _acted_on(result)
+    if not names:
+        return None
+    # Tool names reach us namespaced ("intent__HassTurnOn"); the verb is the last part.
+    verb = record.name.rsplit("__", 1)[-1]
+    service = (
+        record.arguments.get("service") if isinstance(record.arguments, dict) else None
+    )
+    if verb == "HassTurnOn" or service == "turn_on":
+        return Action("done_turn_on", names)
+    if verb == "HassTurnOff" or service == "turn_off":
+        return Action("done_turn_off", names)
+    return Action("done_other", names)
+
+
+def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:
+    """Names of what a tool acted on: an intent's successes, or the changed states."""
+    data = result.get("data")
+    if isinstance(data, dict) and isinstance(data.get("success"), list):
+        targets: list[Any] = data["success"]
+    elif isinstance(result.get("states"), list):
+        targets = result["states"]
+    else:
+        return ()
+    names = (
+        target.get("name") or target.get("entity_id")
+        for target in targets
+        if isinstance(target, dict)
+    )
+    return tuple(dict.fromkeys(str(name) for name in names if name))
