@@ -11,7 +11,17 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
 from .agent import OpenAICompatibleProvider
-from .const import CONF_MODEL, DOMAIN, SUBENTRY_CONVERSATION
+from .confirmation import ConfirmationGate, async_drop_agent, async_take
+from .confirmation_turn import Verdict, async_settle, judge
+from .const import (
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_MODEL,
+    CONF_TOOL_TIMEOUT,
+    DEFAULT_TOOL_TIMEOUT,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
 from .conversation_turn import async_run_turn
 from .provider_factory import build_provider
 from .tool_options import AgenticLLMContext, ToolOptions
@@ -62,6 +72,11 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         # rebuilt when the agent's options change.
         self._provider: OpenAICompatibleProvider = build_provider(entry, subentry)
 
+    async def async_will_remove_from_hass(self) -> None:
+        """Held actions die with the agent: a reloaded agent asks again."""
+        async_drop_agent(self.hass, self.entity_id)
+        await super().async_will_remove_from_hass()
+
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
         """Any language the model speaks."""
@@ -74,7 +89,24 @@ class AgenticConversationEntity(conversation.ConversationEntity):
     ) -> conversation.ConversationResult:
         """Answer one user message; always with something to say."""
         options = self.subentry.data
-        # Our own tools read the agent's tool options from this context.
+        pin = options.get(CONF_CONFIRM_PIN) or None
+        # Actions held last turn wait for these words; our code judges them.
+        pending = async_take(self.hass, chat_log.conversation_id, self.entity_id)
+        judgement = (
+            judge(pending, user_input.text, user_input.language, pin)
+            if pending is not None
+            else None
+        )
+        gate = ConfirmationGate(
+            self.hass,
+            options.get(CONF_CONFIRM_ENTITIES) or (),
+            approved=pending.actions
+            if pending is not None
+            and judgement is not None
+            and judgement.verdict is Verdict.RUN
+            else (),
+        )
+        # Our own tools read the agent's tool options and its gate from this context.
         llm_context = AgenticLLMContext(
             platform=DOMAIN,
             context=user_input.context,
@@ -82,6 +114,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             assistant=conversation.DOMAIN,
             device_id=user_input.device_id,
             tool_options=ToolOptions.from_options(options),
+            gate=gate,
         )
         try:
             await chat_log.async_provide_llm_data(
@@ -92,6 +125,20 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
+        if pending is not None and judgement is not None:
+            settled = await async_settle(
+                self.hass,
+                pending,
+                judgement,
+                user_input,
+                chat_log,
+                agent_id=self.entity_id,
+                tool_timeout=float(
+                    options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)
+                ),
+            )
+            if settled is not None:
+                return settled
         return await async_run_turn(
             self.hass,
             self.entry,

@@ -1,6 +1,6 @@
 """What a turn's tool calls changed, to be told in words when the turn fails later."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 import json
 from typing import Any
@@ -21,15 +21,29 @@ class Action:
     speech: str = ""
 
 
-def actions_done(records: Sequence[ToolCallRecord]) -> tuple[Action, ...]:
+# Services whose result is told with their own verb.
+_SERVICE_KINDS = {
+    "turn_on": "done_turn_on",
+    "turn_off": "done_turn_off",
+    "unlock": "done_unlock",
+    "open": "done_open",
+    "open_cover": "done_open",
+    "open_valve": "done_open",
+    "alarm_disarm": "done_disarm",
+}
+
+
+def actions_done(
+    records: Sequence[ToolCallRecord], read_only: Collection[str] = ()
+) -> tuple[Action, ...]:
     """What the turn's successful tool calls changed, for telling the user.
 
-    Only calls that acted on something named count (reading a state or the weather
-    is not worth repeating when the answer is lost).
+    Only calls that changed something named count: reading a state, a search or the
+    weather (tools in `read_only`, and intents that only answer a question) never do.
     """
     done: list[Action] = []
     for record in records:
-        if not record.ok or record.repeated:
+        if not record.ok or record.repeated or record.name in read_only:
             continue
         if (action := _action(record)) is not None and action not in done:
             done.append(action)
@@ -43,7 +57,7 @@ def _action(record: ToolCallRecord) -> Action | None:
     except ValueError:
         return None
     result = envelope.get("result") if isinstance(envelope, dict) else None
-    if not isinstance(result, dict):
+    if not isinstance(result, dict) or result.get("response_type") == "query_answer":
         return None
     speech = result.get("speech", {}).get("plain", {}).get("speech")
     if isinstance(speech, str) and speech.strip():
@@ -56,11 +70,11 @@ def _action(record: ToolCallRecord) -> Action | None:
     service = (
         record.arguments.get("service") if isinstance(record.arguments, dict) else None
     )
-    if verb == "HassTurnOn" or service == "turn_on":
+    if verb == "HassTurnOn":
         return Action("done_turn_on", names)
-    if verb == "HassTurnOff" or service == "turn_off":
+    if verb == "HassTurnOff":
         return Action("done_turn_off", names)
-    return Action("done_other", names)
+    return Action(_SERVICE_KINDS.get(str(service), "done_other"), names)
 
 
 def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from typing import Any, Self
 
 from homeassistant.helpers import llm
 
+from .confirmation import ConfirmationGate
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_ENABLED_TOOLS,
@@ -45,9 +46,17 @@ class ToolOptions:
 
 @dataclass(slots=True)
 class AgenticLLMContext(llm.LLMContext):
-    """An LLM context that also carries the asking agent's tool options."""
+    """An LLM context that also carries the agent's tool options and its turn's gate."""
 
     tool_options: ToolOptions = field(default_factory=ToolOptions)
+    gate: ConfirmationGate | None = None
+
+
+def gate_of(llm_context: llm.LLMContext) -> ConfirmationGate | None:
+    """The confirmation gate of our agent's turn; None for any other caller."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.gate
+    return None
 
 
 def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:

@@ -30,7 +30,9 @@ from custom_components.agentic_conversation.agent import (
     StopReason,
     ToolCallFinished,
 )
-from custom_components.agentic_conversation.agent.loop import FINAL_ANSWER_INSTRUCTION
+from custom_components.agentic_conversation.agent.composition import (
+    FINAL_ANSWER_INSTRUCTION,
+)
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
 from .common import Dispatcher, Events, assert_consistent, envelope, weather

@@ -15,6 +15,7 @@ from .errors import (
     LLMStreamBrokenError,
     LLMTimeoutError,
     ToolError,
+    ToolHeldError,
     ToolValidationError,
     UnknownToolError,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "ToolCallsRequested",
     "ToolDispatcher",
     "ToolError",
+    "ToolHeldError",
     "ToolSpec",
     "ToolValidationError",
     "UnknownToolError",

@@ -92,6 +92,14 @@ class ToolValidationError(ToolError):
     """The arguments of a tool call are wrong; the message tells the model how."""
 
 
+class ToolHeldError(ToolError):
+    """The call was not run: it waits for the user's own confirmation.
+
+    The message tells the model so; the loop ends the turn after this round, so the
+    caller can ask the user.
+    """
+
+
 class UnknownToolError(ToolError):
     """The dispatcher does not know a tool of this name."""
 

@@ -19,8 +19,10 @@ from homeassistant.helpers.target import (
     async_extract_referenced_entity_ids,
 )
 
+from ..confirmation import HELD_MESSAGE, gate_refuses
 from ..const import DOMAIN, TOOL_CALL_SERVICE
-from ..tool_options import tool_options_of
+from ..risk import service_effects
+from ..tool_options import gate_of, tool_options_of
 from .entities import area_of, describe, is_exposed
 from .errors import refuse
 
@@ -112,6 +114,16 @@ class CallServiceTool(llm.Tool):
             )
         if not entity_ids:
             return refuse(f"The target has no {domain} entities.")
+        effects = service_effects(entity_ids, domain, service, args["data"])
+        gate = gate_of(llm_context)
+        if gate is None:
+            if gate_refuses(hass, effects):
+                return refuse(
+                    "This action needs the user's own confirmation, which this "
+                    "assistant cannot ask for. Nothing was changed."
+                )
+        elif not gate.review(tool_input.id, self.name, tool_input.tool_args, effects):
+            return refuse(HELD_MESSAGE, needs_user_confirmation=True)
         try:
             await hass.services.async_call(
                 domain,
