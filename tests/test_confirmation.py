@@ -422,3 +422,36 @@ async def test_removing_the_agent_drops_what_it_held(
 
     assert [e.data["outcome"] for e in events] == ["held", "expired"]
     assert _state(hass, LOCK) == "locked"
+
+
+@pytest.mark.usefixtures("recorder_mock")
+async def test_logbook_tells_who_asked_what(
+    home: HomeAssistant, fake_llm: FakeLLM, hass_ws_client: Any, hass_admin_user: Any
+) -> None:
+    """Held and confirmed actions are in the logbook, with the asking user's context."""
+    hass = home
+    assert await async_setup_component(hass, "logbook", {})
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([await _unlock_call(hass)])
+    context = Context(user_id=hass_admin_user.id)
+    asked = await conversation.async_converse(
+        hass, "unlock the front door", None, context, language="en", agent_id=agent
+    )
+    await conversation.async_converse(
+        hass, "yes", asked.conversation_id, context, language="en", agent_id=agent
+    )
+    await hass.async_block_till_done()
+
+    ws = await hass_ws_client(hass)
+    await ws.send_json_auto_id(
+        {"type": "logbook/get_events", "start_time": "2000-01-01T00:00:00Z"}
+    )
+    entries = [
+        e for e in (await ws.receive_json())["result"] if e.get("domain") == DOMAIN
+    ]
+
+    assert [e["message"] for e in entries] == [
+        "waits for confirmation to lock.unlock Front door",
+        "was confirmed to lock.unlock Front door",
+    ]
+    assert all(e["context_user_id"] == hass_admin_user.id for e in entries), entries

@@ -34,6 +34,7 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
+from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
@@ -369,3 +370,27 @@ async def _tool_name(hass: HomeAssistant, name: str) -> str:
         llm.LLMContext(DOMAIN, None, "en", conversation.DOMAIN, None),
     )
     return next(t.name for t in api.tools if t.name.split("__")[-1] == name)
+
+
+async def test_a_bug_after_streamed_text_is_still_heard(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text streamed to TTS, then a bug of ours: the apology reaches the TTS too."""
+    preamble = "Let me look at every light in the house and tell you which ones are on."
+
+    def broken(text: str) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(conversation_turn, "clean_for_speech", broken)
+    fake_llm.script([Reply.text(preamble)])
+
+    output, _ = await _say(ha_core, pipeline, await hass_client(), "lights?")
+
+    apology = "Sorry, something went wrong on my side. Please try again."
+    assert recorder.said == [f"{preamble} {apology}"]
+    assert output["response"]["response_type"] == "error"
