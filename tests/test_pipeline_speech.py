@@ -378,6 +378,7 @@ async def test_a_bug_after_streamed_text_is_still_heard(
     recorder: RecordingTTS,
     pipeline: Any,
     hass_client: ClientSessionGenerator,
+    *,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Text streamed to TTS, then a bug of ours: the apology reaches the TTS too."""
