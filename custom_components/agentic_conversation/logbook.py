@@ -3,12 +3,12 @@
 from collections.abc import Callable
 from typing import Any
 
-from homeassistant.components.logbook import (
+from homeassistant.components.logbook.const import (
     LOGBOOK_ENTRY_ENTITY_ID,
     LOGBOOK_ENTRY_MESSAGE,
     LOGBOOK_ENTRY_NAME,
-    LazyEventPartialState,
 )
+from homeassistant.components.logbook.models import LazyEventPartialState
 from homeassistant.core import HomeAssistant, callback
 
 from .confirmation import EVENT_ACTION
