@@ -14,6 +14,9 @@ from pytest_homeassistant_custom_component.common import (
     async_capture_events,
     async_fire_time_changed,
 )
+from pytest_homeassistant_custom_component.components.recorder.common import (
+    async_wait_recording_done,
+)
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -441,6 +444,7 @@ async def test_logbook_tells_who_asked_what(
         hass, "yes", asked.conversation_id, context, language="en", agent_id=agent
     )
     await hass.async_block_till_done()
+    await async_wait_recording_done(hass)
 
     ws = await hass_ws_client(hass)
     await ws.send_json_auto_id(
@@ -455,3 +459,98 @@ async def test_logbook_tells_who_asked_what(
         "was confirmed to lock.unlock Front door",
     ]
     assert all(e["context_user_id"] == hass_admin_user.id for e in entries), entries
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "entity_id", "before"),
+    [
+        # Assist intents, every way they can reach the lock or the garage
+        ("HassTurnOff", {"name": "Front door", "domain": ["lock"]}, LOCK, "locked"),
+        ("HassTurnOn", {"name": "garage door"}, GARAGE, "closed"),
+        ("HassTurnOn", {"name": "Garage door", "device_class": ["garage"]}, GARAGE, "closed"),
+        ("HassSetPosition", {"name": "Garage door", "position": 100}, GARAGE, "closed"),
+        # our call_service, with every service allowed
+        ("call_service", {"domain": "lock", "service": "unlock", "target": {"entity_id": [LOCK]}}, LOCK, "locked"),
+        ("call_service", {"domain": "lock", "service": "open", "target": {"entity_id": LOCK}}, LOCK, "locked"),
+        ("call_service", {"domain": "homeassistant", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "set_cover_position", "target": {"entity_id": GARAGE}, "data": {"position": 40}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
+    ],
+)  # fmt: skip
+async def test_every_way_to_a_risky_action_is_held(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    tool: str,
+    arguments: dict[str, Any],
+    entity_id: str,
+    before: str,
+) -> None:
+    """However the model phrases it, the door stays shut and the user is asked."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_ALLOWED_SERVICES: ["*"]})
+    name = await _tool(hass, tool)
+    # The model insists: the same call three times in the turn, then once more later.
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [(name, arguments, "a"), (name, arguments, "b"), (name, arguments, "c")]
+            ),
+            Reply.tool_calls([(name, arguments, "d")]),
+        ]
+    )
+
+    asked = await _ask(hass, agent, "do it")
+    assert _state(hass, entity_id) == before
+    assert _speech(asked).startswith("Shall I")
+    again = await _ask(hass, agent, "I said do it", asked.conversation_id)
+
+    assert _state(hass, entity_id) == before
+    assert _speech(again).startswith("Shall I")
+
+
+async def test_closing_needs_no_yes(home: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """Locking and closing are safe: they run at once."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_ALLOWED_SERVICES: ["*"]})
+    call_service = await _tool(hass, "call_service")
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [
+                    (
+                        call_service,
+                        {
+                            "domain": "cover",
+                            "service": "set_cover_position",
+                            "target": {"entity_id": GARAGE},
+                            "data": {"position": 0},
+                        },
+                    ),
+                    (await _tool(hass, "HassTurnOn"), {"name": "Front door"}),
+                ]
+            ),
+            Reply.text("Locked and closed."),
+        ]
+    )
+
+    result = await _ask(hass, agent, "lock up")
+
+    assert _speech(result) == "Locked and closed."
+    assert _state(hass, LOCK) == "locked"
+
+
+async def test_yes_in_another_conversation_does_nothing(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A held action belongs to its conversation: a "yes" elsewhere is a new request."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([await _unlock_call(hass), Reply.text("Yes to what?")])
+
+    await _ask(hass, agent, "unlock the front door")
+    other = await _ask(hass, agent, "yes")
+
+    assert _speech(other) == "Yes to what?"
+    assert _state(hass, LOCK) == "locked"
