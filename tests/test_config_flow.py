@@ -7,9 +7,10 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant import config_entries
+from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import llm
 
@@ -28,9 +29,10 @@ from custom_components.agentic_conversation.const import (
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
     DOMAIN,
+    INTEGER_OPTIONS,
     LLM_API_ID,
 )
-from tests.fake_llm import MODEL, FakeLLM, closed_port_url
+from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
 
 async def _start(hass: HomeAssistant) -> Any:
@@ -322,6 +324,47 @@ async def test_add_and_reconfigure_an_agent(
     kitchen = entry.subentries[kitchen.subentry_id]
     assert kitchen.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST]
     assert kitchen.data[CONF_WEATHER_ENTITY] == "weather.home"
+
+
+async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """UI number fields give floats; servers reject "max_tokens": 1024.0."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(iter(entry.subentries.values()))
+    from_the_ui = {
+        **AGENT_INPUT,
+        CONF_MODEL: MODEL,
+        CONF_MAX_ITERATIONS: 5.0,
+        CONF_TOOL_TIMEOUT: 5.0,
+        CONF_TURN_TIMEOUT: 30.0,
+        CONF_MAX_TOKENS: 1024.0,
+        CONF_HISTORY_TOKENS: 2000.0,
+    }
+
+    result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], from_the_ui
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    saved = entry.subentries[agent.subentry_id].data
+    for key in INTEGER_OPTIONS:
+        assert type(saved[key]) is int, key
+    assert saved[CONF_MAX_TOKENS] == 1024
+    fake_llm.script([Reply.text("Hi.")])
+    reply = await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id="conversation.agent"
+    )
+    assert reply.response.speech["plain"]["speech"] == "Hi."
+    # The JSON body said 1024, not 1024.0 (which would parse back as a float).
+    sent = fake_llm.requests[-1]["max_tokens"]
+    assert sent == 1024
+    assert type(sent) is int
 
 
 async def test_agent_flow_needs_a_loaded_connection(

@@ -19,6 +19,9 @@ from homeassistant.helpers import chat_session, intent, llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util.json import JsonObjectType
 
+from custom_components.agentic_conversation.config_flow import (
+    AgenticConversationConfigFlow,
+)
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_HISTORY_TOKENS,
@@ -76,6 +79,8 @@ async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> 
     base_url = server.base_url if isinstance(server, FakeLLM) else server
     entry = MockConfigEntry(
         domain=DOMAIN,
+        # Saved by this version: the fractional test timeouts are not migrated.
+        minor_version=AgenticConversationConfigFlow.MINOR_VERSION,
         data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
         subentries_data=[
             ConfigSubentryData(

@@ -11,8 +11,15 @@ from homeassistant.core import Context, HomeAssistant
 
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_HISTORY_TOKENS,
+    CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
     CONF_MODEL,
+    CONF_TEMPERATURE,
+    CONF_TOOL_TIMEOUT,
+    CONF_TURN_TIMEOUT,
     DOMAIN,
+    INTEGER_OPTIONS,
 )
 from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
@@ -115,3 +122,68 @@ async def test_diagnostics_redact_the_key_and_prompts(
     assert agent["options"] == {CONF_MODEL: MODEL, CONF_PROMPT: REDACTED}
     assert "sk-secret" not in str(diagnostics)
     assert "my private prompt" not in str(diagnostics)
+
+
+async def test_floats_saved_by_older_versions_become_ints(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent saved with the UI's floats loads with ints, and sends an int."""
+    hass = ha_core
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=fake_llm.base_url,
+        version=1,
+        minor_version=1,
+        data={CONF_BASE_URL: fake_llm.base_url},
+        subentries_data=[
+            ConfigSubentryData(
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_MAX_ITERATIONS: 10.0,
+                    CONF_TOOL_TIMEOUT: 10.0,
+                    CONF_TURN_TIMEOUT: 60.0,
+                    CONF_MAX_TOKENS: 1024.0,
+                    CONF_HISTORY_TOKENS: 4000.0,
+                    CONF_TEMPERATURE: 0.7,
+                },
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.LOADED
+    assert (entry.version, entry.minor_version) == (1, 2)
+    options = next(iter(entry.subentries.values())).data
+    assert {key: (options[key], type(options[key])) for key in INTEGER_OPTIONS} == {
+        CONF_MAX_ITERATIONS: (10, int),
+        CONF_TOOL_TIMEOUT: (10, int),
+        CONF_TURN_TIMEOUT: (60, int),
+        CONF_MAX_TOKENS: (1024, int),
+        CONF_HISTORY_TOKENS: (4000, int),
+    }
+    assert options[CONF_TEMPERATURE] == 0.7
+    fake_llm.script([Reply.text("Hi.")])
+    await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id="conversation.agent"
+    )
+    assert type(fake_llm.requests[-1]["max_tokens"]) is int
+
+
+async def test_entry_from_a_newer_version_is_not_loaded(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Data saved by a newer major version is left alone, not misread."""
+    entry = MockConfigEntry(
+        domain=DOMAIN, version=2, data={CONF_BASE_URL: fake_llm.base_url}
+    )
+    entry.add_to_hass(ha_core)
+
+    assert not await ha_core.config_entries.async_setup(entry.entry_id)
+
+    assert entry.state is ConfigEntryState.MIGRATION_ERROR

@@ -18,7 +18,7 @@ from .agent import (
     LLMError,
     OpenAICompatibleProvider,
 )
-from .const import CONF_BASE_URL, DOMAIN
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION,)
@@ -46,6 +46,29 @@ type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Offer our tools to every agent as the "Agentic Conversation tools" LLM API."""
     async_register_llm_api(hass)
+    return True
+
+
+async def async_migrate_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
+    """Bring a connection saved by an older version up to date."""
+    if entry.version > 1:
+        # Saved by a newer version of the integration: its data cannot be read here.
+        return False
+    if entry.minor_version < 2:
+        # 1.2: whole-number options were stored as the UI's floats (1024.0).
+        for subentry in entry.subentries.values():
+            if any(isinstance(subentry.data.get(k), float) for k in INTEGER_OPTIONS):
+                data = {
+                    key: round(value)
+                    if key in INTEGER_OPTIONS and isinstance(value, float)
+                    else value
+                    for key, value in subentry.data.items()
+                }
+                # HA skips an update whose data compares equal, and 1024.0 == 1024:
+                # clear it first (nothing runs in between, the entry is not loaded).
+                hass.config_entries.async_update_subentry(entry, subentry, data={})
+                hass.config_entries.async_update_subentry(entry, subentry, data=data)
+        hass.config_entries.async_update_entry(entry, minor_version=2)
     return True
 
 

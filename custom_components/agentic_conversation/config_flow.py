@@ -153,6 +153,8 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up a connection to an OpenAI-compatible server."""
 
     VERSION = 1
+    # 1.2: integer options stored as ints (async_migrate_entry).
+    MINOR_VERSION = 2
 
     @override
     async def async_step_user(
@@ -319,48 +321,22 @@ def _agent_schema(
             ),
             probatio.Required(
                 CONF_MAX_ITERATIONS, default=DEFAULT_MAX_ITERATIONS
-            ): NumberSelector(
-                NumberSelectorConfig(min=1, max=50, step=1, mode=NumberSelectorMode.BOX)
-            ),
+            ): _whole_number(low=1, high=50),
             probatio.Required(
                 CONF_TOOL_TIMEOUT, default=DEFAULT_TOOL_TIMEOUT
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=1,
-                    max=300,
-                    step=1,
-                    unit_of_measurement="s",
-                    mode=NumberSelectorMode.BOX,
-                )
-            ),
+            ): _whole_number(low=1, high=300, unit="s"),
             probatio.Required(
                 CONF_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=5,
-                    max=600,
-                    step=1,
-                    unit_of_measurement="s",
-                    mode=NumberSelectorMode.BOX,
-                )
-            ),
+            ): _whole_number(low=5, high=600, unit="s"),
             probatio.Required(
                 CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
             ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),
             probatio.Required(
                 CONF_MAX_TOKENS, default=DEFAULT_MAX_TOKENS
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=16, max=65536, step=1, mode=NumberSelectorMode.BOX
-                )
-            ),
+            ): _whole_number(low=16, high=65536),
             probatio.Required(
                 CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=0, max=1_000_000, step=100, mode=NumberSelectorMode.BOX
-                )
-            ),
+            ): _whole_number(low=0, high=1_000_000, step=100),
             probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
             probatio.Required(
                 CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)
@@ -387,3 +363,15 @@ def _agent_schema(
         }
     )
     return probatio.Schema(schema)
+
+
+def _whole_number(
+    *, low: int, high: int, step: int = 1, unit: str | None = None
+) -> probatio.All[int]:
+    """A number box whose value is stored as an int (the UI gives floats)."""
+    config = NumberSelectorConfig(
+        min=low, max=high, step=step, mode=NumberSelectorMode.BOX
+    )
+    if unit is not None:
+        config["unit_of_measurement"] = unit
+    return probatio.All(NumberSelector(config), probatio.Coerce(int))

@@ -343,6 +343,23 @@ async def test_completion_quirks(
     assert second.text == "No."
 
 
+async def test_max_tokens_is_sent_as_an_int(fake_llm: FakeLLM) -> None:
+    """A float from a UI number field goes on the wire as 1024, not 1024.0."""
+    from_the_ui: Any = 1024.0
+    provider = OpenAICompatibleProvider(
+        base_url=fake_llm.base_url, api_key=None, model=MODEL, max_tokens=from_the_ui
+    )
+    fake_llm.script([Reply.text("a")])
+    try:
+        await provider.complete([{"role": "user", "content": "hi"}], [])
+    finally:
+        await provider.close()
+
+    sent = fake_llm.requests[0]["max_tokens"]
+    assert sent == 1024
+    assert type(sent) is int
+
+
 @pytest.mark.parametrize(
     ("status", "error_class"),
     [
