@@ -240,8 +240,53 @@ async def test_reconfigure_changes_the_server(
         await hass.async_block_till_done()
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
-    assert entry.data == {CONF_BASE_URL: other.base_url}
+    assert entry.data == {CONF_BASE_URL: other.base_url, CONF_API_KEY: "sk-old"}
     assert entry.title == other.base_url
+
+
+@pytest.mark.parametrize("blank", [{}, {CONF_API_KEY: ""}, {CONF_API_KEY: "  "}])
+async def test_reconfigure_with_a_blank_key_keeps_the_stored_key(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, blank: dict[str, str]
+) -> None:
+    """The key field is never pre-filled; leaving it blank must not drop the key."""
+    hass = ha_core
+    fake_llm.api_key = "sk-old"  # the server lists models only for the stored key
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url + "/", **blank}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data == {CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-old"}
+    assert entry.state is config_entries.ConfigEntryState.LOADED
+
+
+async def test_reconfigure_with_a_new_key_validates_it(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A typed key replaces the stored one, once the server accepts it."""
+    hass = ha_core
+    fake_llm.api_key = "sk-new"
+    entry = _entry(hass, fake_llm)
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url}
+    )
+    assert result["errors"] == {"base": "invalid_auth"}
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-new"}
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data[CONF_API_KEY] == "sk-new"
 
 
 async def test_reconfigure_onto_another_entry_aborts(

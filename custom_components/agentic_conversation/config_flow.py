@@ -219,6 +219,9 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
         errors: dict[str, str] = {}
         if user_input is not None:
             data = _clean_connection(user_input)
+            if CONF_API_KEY not in data and CONF_API_KEY in entry.data:
+                # The key field is never pre-filled: left blank, the stored key stays.
+                data[CONF_API_KEY] = entry.data[CONF_API_KEY]
             self._async_abort_entries_match(data)
             _, errors = await _async_validate(self.hass, data)
             if not errors:
