@@ -92,7 +92,7 @@ async def test_default_model_preferred_and_key_optional(
     [
         ("closed_port", "cannot_connect"),
         ("wrong_key", "invalid_auth"),
-        ("forbidden", "invalid_auth"),
+        ("forbidden", "forbidden"),
         ("server_error", "cannot_connect"),
         ("not_a_url", "invalid_url"),
         ("sdk_bug", "unknown"),

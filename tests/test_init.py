@@ -80,6 +80,22 @@ async def test_unreachable_server_is_retried_later(ha_core: HomeAssistant) -> No
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
 
 
+async def test_server_refusing_access_is_retried_without_asking_for_a_key(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """403 at start-up (region, model access): retried later; the key is not blamed."""
+    hass = ha_core
+    fake_llm.models_status = 403
+    entry = _entry(hass, fake_llm.base_url)
+
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+
+    assert entry.state is ConfigEntryState.SETUP_RETRY
+    assert entry.reason is not None
+    assert "refused access" in entry.reason
+    assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+
+
 async def test_changing_an_agent_takes_effect(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:

@@ -16,6 +16,7 @@ from .agent import (
     EndpointCapabilities,
     LLMAuthError,
     LLMError,
+    LLMForbiddenError,
     OpenAICompatibleProvider,
 )
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
@@ -89,6 +90,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
             translation_domain=DOMAIN,
             translation_key="setup_invalid_auth",
             translation_placeholders={"base_url": base_url},
+        ) from err
+    except LLMForbiddenError as err:
+        # 403: no access (model, region, moderation); a new key would not help.
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="setup_forbidden",
+            translation_placeholders={"base_url": base_url, "error": str(err)},
         ) from err
     except LLMError as err:
         raise ConfigEntryNotReady(

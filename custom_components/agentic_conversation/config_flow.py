@@ -34,7 +34,7 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
+from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatibleProvider
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
@@ -116,6 +116,9 @@ async def _async_validate(
         models = await async_list_models(hass, data)
     except LLMAuthError:
         return [], {"base": "invalid_auth"}
+    except LLMForbiddenError as err:
+        LOGGER.info("%s refused to list models: %s", data[CONF_BASE_URL], err)
+        return [], {"base": "forbidden"}
     except LLMError as err:
         LOGGER.info("Cannot connect to %s: %s", data[CONF_BASE_URL], err)
         return [], {"base": "cannot_connect"}

@@ -19,6 +19,7 @@ from custom_components.agentic_conversation.agent import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMTimeoutError,
@@ -365,7 +366,7 @@ async def test_max_tokens_is_sent_as_an_int(fake_llm: FakeLLM) -> None:
     [
         (400, LLMBadRequestError),
         (401, LLMAuthError),
-        (403, LLMAuthError),
+        (403, LLMForbiddenError),
         (404, LLMBadRequestError),
         (408, LLMTimeoutError),
         (409, LLMBadRequestError),
@@ -491,6 +492,13 @@ async def test_timeout(fake_llm: FakeLLM, stream: bool) -> None:
             LLMAuthError,
             "who are you",
         ),
+        (
+            Reply.sse(
+                [{"error": {"message": "not for you", "type": "permission_denied"}}]
+            ),
+            LLMForbiddenError,
+            "not for you",
+        ),
         (Reply.sse([{"error": {"message": "oops"}}]), LLMServerError, "oops"),
         (Reply.sse([], done=True), LLMBadResponseError, "ended before"),
     ],
@@ -501,6 +509,7 @@ async def test_timeout(fake_llm: FakeLLM, stream: bool) -> None:
         "error_invalid",
         "error_rate",
         "error_auth",
+        "error_forbidden",
         "error_other",
         "empty",
     ],
