@@ -1,5 +1,6 @@
 """The config flow, against a real OpenAI-compatible server on loopback."""
 
+import logging
 from typing import Any
 
 from openai.resources.models import AsyncModels
@@ -33,6 +34,8 @@ from custom_components.agentic_conversation.const import (
     LLM_API_ID,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
+
+DOMAIN_LOGGER = f"custom_components.{DOMAIN}"
 
 
 async def _start(hass: HomeAssistant) -> Any:
@@ -138,6 +141,54 @@ async def test_user_flow_errors_then_recovers(
     assert result["type"] is FlowResultType.CREATE_ENTRY
 
 
+def _with_credentials(url: str) -> str:
+    return url.replace("http://", "http://me:s3cret@")
+
+
+async def test_credentials_in_the_url_stay_out_of_the_title_and_the_log(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The entry keeps the URL as typed, but its title and our log lines hide them."""
+    hass = ha_core
+    url = _with_credentials(fake_llm.base_url)
+    result = await _start(hass)
+
+    with caplog.at_level(logging.INFO):
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"],
+            {CONF_BASE_URL: _with_credentials(closed_port_url()) + "?token=t0ken"},
+        )
+    assert result["errors"] == {"base": "cannot_connect"}
+    ours = [r.getMessage() for r in caplog.records if r.name.startswith(DOMAIN_LOGGER)]
+    assert any("Cannot connect to http://***@127.0.0.1" in line for line in ours)
+    assert not [line for line in ours if "s3cret" in line or "t0ken" in line]
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: url}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == fake_llm.base_url.replace("http://", "http://***@")
+    assert result["data"][CONF_BASE_URL] == url
+
+
+async def test_reconfigure_title_hides_credentials(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A URL with credentials set by reconfigure is shown without them."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: _with_credentials(fake_llm.base_url)}
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.title == fake_llm.base_url.replace("http://", "http://***@")
+    assert entry.data[CONF_BASE_URL] == _with_credentials(fake_llm.base_url)
+
+
 async def test_same_server_and_key_twice_aborts(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
@@ -217,6 +268,28 @@ async def test_reauth_takes_a_new_key(
     assert result["reason"] == "reauth_successful"
     assert entry.data[CONF_API_KEY] == "sk-new"
     assert entry.state is config_entries.ConfigEntryState.LOADED
+
+
+async def test_reauth_form_shows_the_url_without_credentials(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The "refused the key" form names the server, not its password."""
+    hass = ha_core
+    fake_llm.api_key = "sk-new"
+    entry = _entry(
+        hass, fake_llm, **{CONF_BASE_URL: _with_credentials(fake_llm.base_url)}
+    )
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+    (flow,) = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+
+    result = await hass.config_entries.flow.async_configure(flow["flow_id"])
+
+    assert result["step_id"] == "reauth_confirm"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders[CONF_BASE_URL] == fake_llm.base_url.replace(
+        "http://", "http://***@"
+    )
 
 
 async def test_reconfigure_changes_the_server(

@@ -24,6 +24,7 @@ from custom_components.agentic_conversation.const import (
 from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
 )
+from custom_components.agentic_conversation.redact import redact_url
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
 
@@ -96,6 +97,27 @@ async def test_server_refusing_access_is_retried_without_asking_for_a_key(
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
 
 
+@pytest.mark.usefixtures("socket_enabled")
+async def test_setup_failure_does_not_show_credentials_in_the_url(
+    ha_core: HomeAssistant, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The "not ready" message (UI and log) names the server without its secrets."""
+    hass = ha_core
+    url = closed_port_url().replace("http://", "http://me:s3cret@") + "?key=k3y"
+    entry = _entry(hass, url)
+    # The config flow saves the title redacted, the URL as typed.
+    hass.config_entries.async_update_entry(entry, title=redact_url(url))
+
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+
+    assert entry.state is ConfigEntryState.SETUP_RETRY
+    assert entry.reason is not None
+    assert "http://***@127.0.0.1" in entry.reason
+    assert "?key=***" in entry.reason
+    assert "s3cret" not in caplog.text
+    assert "k3y" not in caplog.text
+
+
 async def test_changing_an_agent_takes_effect(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
@@ -140,14 +162,14 @@ async def test_diagnostics_redact_the_key_and_prompts(
     assert "my private prompt" not in str(diagnostics)
 
 
-async def test_floats_saved_by_older_versions_become_ints(
+async def test_entries_saved_by_older_versions_are_migrated(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """An agent saved with the UI's floats loads with ints, and sends an int."""
+    """Saved by 0.1: floats become ints (and an int is sent), the title is redacted."""
     hass = ha_core
     entry = MockConfigEntry(
         domain=DOMAIN,
-        title=fake_llm.base_url,
+        title=f"{fake_llm.base_url}?api_key=k3y",
         version=1,
         minor_version=1,
         data={CONF_BASE_URL: fake_llm.base_url},
@@ -175,6 +197,7 @@ async def test_floats_saved_by_older_versions_become_ints(
 
     assert entry.state is ConfigEntryState.LOADED
     assert (entry.version, entry.minor_version) == (1, 2)
+    assert entry.title == f"{fake_llm.base_url}?api_key=***"
     options = next(iter(entry.subentries.values())).data
     assert {key: (options[key], type(options[key])) for key in INTEGER_OPTIONS} == {
         CONF_MAX_ITERATIONS: (10, int),
@@ -203,3 +226,17 @@ async def test_entry_from_a_newer_version_is_not_loaded(
     assert not await ha_core.config_entries.async_setup(entry.entry_id)
 
     assert entry.state is ConfigEntryState.MIGRATION_ERROR
+
+
+async def test_diagnostics_hide_credentials_in_the_url(ha_core: HomeAssistant) -> None:
+    """User info and key/token query values in the base URL are redacted too."""
+    url = "https://me:s3cret@llm.example/v1?api_key=k3y&region=eu"
+    entry = _entry(ha_core, url)
+
+    diagnostics = await async_get_config_entry_diagnostics(ha_core, entry)
+
+    shown = "https://***@llm.example/v1?api_key=***&region=eu"
+    assert diagnostics["entry"]["title"] == shown
+    assert diagnostics["entry"]["data"][CONF_BASE_URL] == shown
+    assert "s3cret" not in str(diagnostics)
+    assert "k3y" not in str(diagnostics)

@@ -66,6 +66,7 @@ from .const import (
     SUBENTRY_CONVERSATION,
     TOOL_NAMES,
 )
+from .redact import redact_url
 
 # Listing models is all validation needs; a server that takes longer is not usable.
 VALIDATION_TIMEOUT = 10.0
@@ -108,8 +109,9 @@ async def _async_validate(
     hass: HomeAssistant, data: Mapping[str, Any]
 ) -> tuple[list[str], dict[str, str]]:
     """List the server's models; form errors if that fails."""
+    url = data[CONF_BASE_URL]
     try:
-        cv.url(data[CONF_BASE_URL])
+        cv.url(url)
     except probatio.Invalid:
         return [], {"base": "invalid_url"}
     try:
@@ -117,13 +119,13 @@ async def _async_validate(
     except LLMAuthError:
         return [], {"base": "invalid_auth"}
     except LLMForbiddenError as err:
-        LOGGER.info("%s refused to list models: %s", data[CONF_BASE_URL], err)
+        LOGGER.info("%s refused to list models: %s", redact_url(url), err)
         return [], {"base": "forbidden"}
     except LLMError as err:
-        LOGGER.info("Cannot connect to %s: %s", data[CONF_BASE_URL], err)
+        LOGGER.info("Cannot connect to %s: %s", redact_url(url), redact_url(str(err)))
         return [], {"base": "cannot_connect"}
     except Exception:  # noqa: BLE001 - anything else is shown as "unknown", logged
-        LOGGER.exception("Unexpected error validating %s", data[CONF_BASE_URL])
+        LOGGER.exception("Unexpected error validating %s", redact_url(url))
         return [], {"base": "unknown"}
     return models, {}
 
@@ -171,7 +173,7 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
             models, errors = await _async_validate(self.hass, data)
             if not errors:
                 return self.async_create_entry(
-                    title=data[CONF_BASE_URL],
+                    title=redact_url(data[CONF_BASE_URL]),
                     data=data,
                     subentries=[
                         {
@@ -210,7 +212,9 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
         return self.async_show_form(
             step_id="reauth_confirm",
             data_schema=probatio.Schema({probatio.Optional(CONF_API_KEY): _PASSWORD}),
-            description_placeholders={CONF_BASE_URL: entry.data[CONF_BASE_URL]},
+            description_placeholders={
+                CONF_BASE_URL: redact_url(entry.data[CONF_BASE_URL])
+            },
             errors=errors,
         )
 
@@ -229,7 +233,7 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
             _, errors = await _async_validate(self.hass, data)
             if not errors:
                 return self.async_update_reload_and_abort(
-                    entry, data=data, title=data[CONF_BASE_URL]
+                    entry, data=data, title=redact_url(data[CONF_BASE_URL])
                 )
         return self.async_show_form(
             step_id="reconfigure",
