@@ -18,6 +18,8 @@ from homeassistant.helpers import llm
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -424,7 +426,7 @@ async def test_add_and_reconfigure_an_agent(
         for k, v in AGENT_INPUT.items()
         if k not in (CONF_LLM_HASS_API, CONF_WEATHER_ENTITY)
     }
-    assert dict(kitchen.data) == expected
+    assert dict(kitchen.data) == {**expected, CONF_CONFIRM_ENTITIES: []}
 
     await hass.async_block_till_done()
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen.subentry_id)
@@ -483,6 +485,82 @@ async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
     sent = fake_llm.requests[-1]["max_tokens"]
     assert sent == 1024
     assert type(sent) is int
+
+
+async def test_ask_before_list_and_pin_are_saved_changed_and_cleared(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent asks before acting on the listed entities; the PIN stays until cleared."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_NAME: "Hall",
+            **AGENT_INPUT,
+            CONF_CONFIRM_ENTITIES: ["cover.garage_door", "switch.heater"],
+            CONF_CONFIRM_PIN: " 0042 ",
+        },
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    hall = next(s for s in entry.subentries.values() if s.title == "Hall")
+    assert hall.data[CONF_CONFIRM_ENTITIES] == ["cover.garage_door", "switch.heater"]
+    assert hall.data[CONF_CONFIRM_PIN] == "0042"
+    await hass.async_block_till_done()
+
+    # Reconfigure shows the PIN (masked): saving the form unchanged keeps it.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    schema = result["data_schema"]
+    assert schema is not None
+    shown = {str(key): key.description for key in schema.schema}
+    assert shown[CONF_CONFIRM_PIN] == {"suggested_value": "0042"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: "0042"}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    hall = entry.subentries[hall.subentry_id]
+    assert hall.data[CONF_CONFIRM_PIN] == "0042"
+    assert hall.data[CONF_CONFIRM_ENTITIES] == []
+    await hass.async_block_till_done()
+
+    # Emptied: no PIN any more.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: ""}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert CONF_CONFIRM_PIN not in entry.subentries[hall.subentry_id].data
+
+
+@pytest.mark.parametrize("pin", ["123", "12345678901", "12a4", "12 34", "١٢٣٤", "²²²²"])
+async def test_a_pin_must_be_4_to_10_digits(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, pin: str
+) -> None:
+    """A PIN that is too short, too long or not only digits is refused, then fixed."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: pin}
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_CONFIRM_PIN: "invalid_pin"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: "1234567890"},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    hall = next(s for s in entry.subentries.values() if s.title == "Hall")
+    assert hall.data[CONF_CONFIRM_PIN] == "1234567890"
 
 
 async def test_agent_flow_needs_a_loaded_connection(

@@ -11,6 +11,7 @@ from homeassistant.core import Context, HomeAssistant
 
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_CONFIRM_PIN,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -35,7 +36,11 @@ def _entry(hass: HomeAssistant, base_url: str) -> MockConfigEntry:
         data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-secret"},
         subentries_data=[
             ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_PROMPT: "my private prompt"},
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_PROMPT: "my private prompt",
+                    CONF_CONFIRM_PIN: "2468",
+                },
                 subentry_type="conversation",
                 title="Agent",
                 unique_id=None,
@@ -141,10 +146,10 @@ async def test_changing_an_agent_takes_effect(
     assert fake_llm.requests[-1]["model"] == "other"
 
 
-async def test_diagnostics_redact_the_key_and_prompts(
+async def test_diagnostics_redact_the_key_prompts_and_pin(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """Support sees the setup, never the key or the prompt."""
+    """Support sees the setup, never the key, the prompt or the confirmation PIN."""
     hass = ha_core
     entry = _entry(hass, fake_llm.base_url)
     assert await hass.config_entries.async_setup(entry.entry_id)
@@ -157,8 +162,13 @@ async def test_diagnostics_redact_the_key_and_prompts(
     }
     assert diagnostics["models"] == [MODEL]
     (agent,) = diagnostics["agents"].values()
-    assert agent["options"] == {CONF_MODEL: MODEL, CONF_PROMPT: REDACTED}
+    assert agent["options"] == {
+        CONF_MODEL: MODEL,
+        CONF_PROMPT: REDACTED,
+        CONF_CONFIRM_PIN: REDACTED,
+    }
     assert "sk-secret" not in str(diagnostics)
+    assert "2468" not in str(diagnostics)
     assert "my private prompt" not in str(diagnostics)
 
 

@@ -1,6 +1,7 @@
 """Config flow: a connection to an OpenAI-compatible server, and its agents."""
 
 from collections.abc import Mapping
+import re
 from typing import Any, override
 
 import probatio
@@ -38,6 +39,8 @@ from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatiblePr
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -72,6 +75,8 @@ from .redact import redact_url
 VALIDATION_TIMEOUT = 10.0
 
 _PASSWORD = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+# A spoken confirmation PIN: ASCII digits only (str.isdigit also takes "²" or "٣").
+_PIN = re.compile(r"[0-9]{4,10}")
 
 
 def _connection_schema(base_url: str = DEFAULT_BASE_URL) -> probatio.Schema:
@@ -151,6 +156,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_STREAM: DEFAULT_STREAM,
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
+        CONF_CONFIRM_ENTITIES: [],
     }
 
 
@@ -281,9 +287,14 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         if user_input is not None:
             if not user_input.get(CONF_LLM_HASS_API):
                 user_input.pop(CONF_LLM_HASS_API, None)
+            # An empty PIN means none: it is not stored.
+            if pin := str(user_input.pop(CONF_CONFIRM_PIN, None) or "").strip():
+                user_input[CONF_CONFIRM_PIN] = pin
+                if not _PIN.fullmatch(pin):
+                    errors[CONF_CONFIRM_PIN] = "invalid_pin"
             if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
                 errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
-            else:
+            if not errors:
                 if is_new:
                     name = user_input.pop(CONF_NAME)
                     return self.async_create_entry(title=name, data=user_input)
@@ -370,6 +381,11 @@ def _agent_schema(
             probatio.Optional(CONF_WEATHER_ENTITY): EntitySelector(
                 EntitySelectorConfig(domain="weather")
             ),
+            probatio.Optional(CONF_CONFIRM_ENTITIES, default=[]): EntitySelector(
+                EntitySelectorConfig(multiple=True)
+            ),
+            # Pre-filled (masked) on reconfigure, so that saving keeps it.
+            probatio.Optional(CONF_CONFIRM_PIN): _PASSWORD,
         }
     )
     return probatio.Schema(schema)

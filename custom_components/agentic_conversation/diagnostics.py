@@ -1,4 +1,4 @@
-"""Diagnostics: the connection and its agents, without key, credentials or prompts."""
+"""Diagnostics: the connection and its agents, without secrets or prompts."""
 
 from dataclasses import asdict
 from typing import Any
@@ -8,10 +8,10 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 
 from . import AgenticConfigEntry
-from .const import CONF_BASE_URL
+from .const import CONF_BASE_URL, CONF_CONFIRM_PIN
 from .redact import redact_url
 
-TO_REDACT = {CONF_API_KEY, CONF_PROMPT}
+TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_CONFIRM_PIN}
 
 
 async def async_get_config_entry_diagnostics(
