@@ -16,9 +16,11 @@ from .agent import (
     EndpointCapabilities,
     LLMAuthError,
     LLMError,
+    LLMForbiddenError,
     OpenAICompatibleProvider,
 )
-from .const import CONF_BASE_URL, DOMAIN
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
+from .redact import redact_url
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION,)
@@ -49,6 +51,32 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     return True
 
 
+async def async_migrate_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
+    """Bring a connection saved by an older version up to date."""
+    if entry.version > 1:
+        # Saved by a newer version of the integration: its data cannot be read here.
+        return False
+    if entry.minor_version < 2:
+        # 1.2: whole-number options were stored as the UI's floats (1024.0).
+        for subentry in entry.subentries.values():
+            if any(isinstance(subentry.data.get(k), float) for k in INTEGER_OPTIONS):
+                data = {
+                    key: round(value)
+                    if key in INTEGER_OPTIONS and isinstance(value, float)
+                    else value
+                    for key, value in subentry.data.items()
+                }
+                # HA skips an update whose data compares equal, and 1024.0 == 1024:
+                # clear it first (nothing runs in between, the entry is not loaded).
+                hass.config_entries.async_update_subentry(entry, subentry, data={})
+                hass.config_entries.async_update_subentry(entry, subentry, data=data)
+        # 1.2: the title was the base URL, with any credentials in it.
+        hass.config_entries.async_update_entry(
+            entry, title=redact_url(entry.title), minor_version=2
+        )
+    return True
+
+
 async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
     """Connect to the server (listing its models proves it answers) and add agents."""
     base_url = entry.data[CONF_BASE_URL]
@@ -59,19 +87,34 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         http_client=get_async_client(hass),
         timeout=SETUP_TIMEOUT,
     )
+    # Shown in the UI and logged by Home Assistant: without credentials.
+    shown_url = redact_url(base_url)
     try:
         models = await provider.async_list_models()
     except LLMAuthError as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
             translation_key="setup_invalid_auth",
-            translation_placeholders={"base_url": base_url},
+            translation_placeholders={"base_url": shown_url},
+        ) from err
+    except LLMForbiddenError as err:
+        # 403: no access (model, region, moderation); a new key would not help.
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="setup_forbidden",
+            translation_placeholders={
+                "base_url": shown_url,
+                "error": redact_url(str(err)),
+            },
         ) from err
     except LLMError as err:
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,
             translation_key="setup_cannot_connect",
-            translation_placeholders={"base_url": base_url, "error": str(err)},
+            translation_placeholders={
+                "base_url": shown_url,
+                "error": redact_url(str(err)),
+            },
         ) from err
     entry.runtime_data = AgenticRuntimeData(client=provider.client, models=models)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)

@@ -24,12 +24,21 @@ CONF_STREAM: Final = "stream"
 
 DEFAULT_MODEL: Final = "gpt-4o-mini"
 DEFAULT_MAX_ITERATIONS: Final = 10
-DEFAULT_TOOL_TIMEOUT: Final = 10.0
-DEFAULT_TURN_TIMEOUT: Final = 60.0
+DEFAULT_TOOL_TIMEOUT: Final = 10
+DEFAULT_TURN_TIMEOUT: Final = 60
 DEFAULT_TEMPERATURE: Final = 0.7
 DEFAULT_MAX_TOKENS: Final = 1024
 DEFAULT_HISTORY_TOKENS: Final = 4000
 DEFAULT_STREAM: Final = True
+# Options stored and sent as whole numbers (timeouts in seconds), though UI number
+# fields give floats: servers reject e.g. "max_tokens": 1024.0.
+INTEGER_OPTIONS: Final = (
+    CONF_MAX_ITERATIONS,
+    CONF_TOOL_TIMEOUT,
+    CONF_TURN_TIMEOUT,
+    CONF_MAX_TOKENS,
+    CONF_HISTORY_TOKENS,
+)
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
 LLM_API_ID: Final = DOMAIN

@@ -17,6 +17,7 @@ from .agent import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -32,6 +33,7 @@ class Problem(StrEnum):
     """Why there is no answer; each is a translation key."""
 
     LLM_AUTH = "llm_auth"
+    LLM_FORBIDDEN = "llm_forbidden"
     LLM_RATE_LIMITED = "llm_rate_limited"
     LLM_TIMEOUT = "llm_timeout"
     LLM_UNREACHABLE = "llm_unreachable"
@@ -48,6 +50,7 @@ class Problem(StrEnum):
 
 _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMAuthError, Problem.LLM_AUTH),
+    (LLMForbiddenError, Problem.LLM_FORBIDDEN),
     (LLMRateLimitError, Problem.LLM_RATE_LIMITED),
     (LLMTimeoutError, Problem.LLM_TIMEOUT),
     # Before its base class: reached, then lost mid-answer.

@@ -37,9 +37,18 @@ class LLMError(Exception):
 
 
 class LLMAuthError(LLMError):
-    """The server rejected our credentials (401) or this use of them (403)."""
+    """The server rejected our credentials (401): a new key is needed."""
 
     kind = "auth"
+
+
+class LLMForbiddenError(LLMError):
+    """The server refused this request (403), though the key itself may be fine.
+
+    No access to the model, a region or a moderation block: a new key would not help.
+    """
+
+    kind = "forbidden"
 
 
 class LLMRateLimitError(LLMError):
