@@ -21,7 +21,7 @@ from homeassistant.helpers.target import (
 
 from ..const import DOMAIN, TOOL_CALL_SERVICE
 from ..tool_options import tool_options_of
-from .entities import area_of, describe, is_exposed
+from .entities import describe_entity, is_exposed
 from .errors import refuse
 
 # Services that act on any domain's entities.
@@ -125,7 +125,7 @@ class CallServiceTool(llm.Tool):
         except HomeAssistantError as err:
             return refuse(f"{domain}.{service} failed: {err}")
         states: list[Any] = [
-            describe(state, area=area_of(hass, entity_id))
+            describe_entity(hass, state)
             for entity_id in entity_ids
             if (state := hass.states.get(entity_id)) is not None
         ]
