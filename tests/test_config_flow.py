@@ -20,8 +20,11 @@ from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
@@ -426,7 +429,14 @@ async def test_add_and_reconfigure_an_agent(
         for k, v in AGENT_INPUT.items()
         if k not in (CONF_LLM_HASS_API, CONF_WEATHER_ENTITY)
     }
-    assert dict(kitchen.data) == {**expected, CONF_CONFIRM_ENTITIES: []}
+    assert dict(kitchen.data) == {
+        **expected,
+        CONF_CONFIRM_ENTITIES: [],
+        # kept conversations: the defaults
+        CONF_CONVERSATION_EXPIRY: 5,
+        CONF_MAX_CONVERSATIONS: 100,
+        CONF_DEVICE_CONTINUITY: False,
+    }
 
     await hass.async_block_till_done()
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen.subentry_id)

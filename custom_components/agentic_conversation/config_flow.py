@@ -41,8 +41,11 @@ from .const import (
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
@@ -54,8 +57,11 @@ from .const import (
     DEFAULT_AGENT_NAME,
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_BASE_URL,
+    DEFAULT_CONVERSATION_EXPIRY,
+    DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_ENABLED_TOOLS,
     DEFAULT_HISTORY_TOKENS,
+    DEFAULT_MAX_CONVERSATIONS,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -66,6 +72,7 @@ from .const import (
     DOMAIN,
     LLM_API_ID,
     LOGGER,
+    MAX_CONVERSATION_EXPIRY,
     SUBENTRY_CONVERSATION,
     TOOL_NAMES,
 )
@@ -154,6 +161,9 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
         CONF_STREAM: DEFAULT_STREAM,
+        CONF_CONVERSATION_EXPIRY: DEFAULT_CONVERSATION_EXPIRY,
+        CONF_MAX_CONVERSATIONS: DEFAULT_MAX_CONVERSATIONS,
+        CONF_DEVICE_CONTINUITY: DEFAULT_DEVICE_CONTINUITY,
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
         CONF_CONFIRM_ENTITIES: [],
@@ -359,6 +369,15 @@ def _agent_schema(
                 CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
             ): _whole_number(low=0, high=1_000_000, step=100),
             probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
+            probatio.Required(
+                CONF_CONVERSATION_EXPIRY, default=DEFAULT_CONVERSATION_EXPIRY
+            ): _whole_number(low=0, high=MAX_CONVERSATION_EXPIRY, unit="min"),
+            probatio.Required(
+                CONF_MAX_CONVERSATIONS, default=DEFAULT_MAX_CONVERSATIONS
+            ): _whole_number(low=1, high=10_000),
+            probatio.Required(
+                CONF_DEVICE_CONTINUITY, default=DEFAULT_DEVICE_CONTINUITY
+            ): BooleanSelector(),
             probatio.Required(
                 CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)
             ): SelectSelector(

@@ -10,18 +10,22 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
-from .agent import OpenAICompatibleProvider
-from .confirmation import ConfirmationGate, async_drop_agent, async_take
-from .confirmation_turn import Verdict, async_settle, judge
+from .agent import Message, OpenAICompatibleProvider
+from .chat_history import content_to_messages
+from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
+from .confirmation_turn import Judgement, Verdict, async_settle, judge
 from .const import (
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_DEVICE_CONTINUITY,
     CONF_MODEL,
     CONF_TOOL_TIMEOUT,
+    DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_TOOL_TIMEOUT,
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
+from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
 from .provider_factory import build_provider
 from .tool_options import AgenticLLMContext, ToolOptions
@@ -125,6 +129,47 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
+        # The history is ours: it outlives HA's chat log (idle minutes, restarts).
+        store = self.entry.runtime_data.conversations
+        limits = limits_of(options)
+        continuity = options.get(CONF_DEVICE_CONTINUITY, DEFAULT_DEVICE_CONTINUITY)
+        kept = store.find(
+            self.subentry.subentry_id,
+            [user_input.conversation_id, chat_log.conversation_id],
+            user_input.device_id
+            if continuity and user_input.conversation_id is None
+            else None,
+            limits,
+        )
+        start = len(chat_log.content) - 1  # this turn's user message
+        earlier = (
+            kept[1].messages if kept else content_to_messages(chat_log.content[1:start])
+        )
+        try:
+            return await self._async_answer(
+                user_input, chat_log, pending, judgement, earlier
+            )
+        finally:
+            # Whatever the turn added to the chat log (also when cancelled) is kept.
+            store.async_record(
+                self.subentry.subentry_id,
+                chat_log.conversation_id,
+                [*earlier, *content_to_messages(chat_log.content[start:])],
+                device_id=user_input.device_id,
+                limits=limits,
+                replaces=kept[0] if kept else None,
+            )
+
+    async def _async_answer(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        pending: Pending | None,
+        judgement: Judgement | None,
+        history: list[Message],
+    ) -> conversation.ConversationResult:
+        """Settle held actions with the user's words, else run a turn of the loop."""
+        options = self.subentry.data
         if pending is not None and judgement is not None:
             settled = await async_settle(
                 self.hass,
@@ -147,4 +192,5 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             self.entity_id,
             user_input,
             chat_log,
+            history=history,
         )

@@ -27,13 +27,14 @@ from .agent import (
     LoopFinished,
     LoopLimits,
     LoopResult,
+    Message,
     OpenAICompatibleProvider,
     StopReason,
     TextDelta,
     ToolCallFinished,
     ToolCallsRequested,
 )
-from .chat_history import content_to_messages, trim_to_budget
+from .chat_history import trim_to_budget
 from .confirmation import asks, async_hold
 from .const import (
     CONF_CONFIRM_PIN,
@@ -88,6 +89,8 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     agent_id: str,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
+    *,
+    history: list[Message],
 ) -> conversation.ConversationResult:
     """Run one turn; never raises (but for cancellation): a reply is always spoken."""
     record = _TurnRecord(
@@ -99,11 +102,11 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     )
     try:
         loop = _build_loop(provider, subentry, chat_log)
-        history = trim_to_budget(
-            content_to_messages(chat_log.content[1:-1]),
+        sent = trim_to_budget(
+            history,
             int(subentry.data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
         )
-        events = loop.stream(user_input.text, history, tool_specs(chat_log.llm_api))
+        events = loop.stream(user_input.text, sent, tool_specs(chat_log.llm_api))
         async for _content in chat_log.async_add_delta_content_stream(
             agent_id, _deltas(events, record)
         ):
