@@ -81,6 +81,7 @@ async def main() -> None:
         writer = ConversationStore(hass, "bench")
         await writer._store.async_save(data)  # noqa: SLF001 - the file as HA writes it
         path = Path(writer._store.path)  # noqa: SLF001
+        size = await hass.async_add_executor_job(lambda: path.stat().st_size)
         gc.collect()
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
@@ -93,7 +94,7 @@ async def main() -> None:
         tracemalloc.stop()
         print(
             f"(e) {args.conversations} kept conversations x {args.turns} turns:"
-            f" file {path.stat().st_size / 2**20:.1f} MiB, loaded and checked in"
+            f" file {size / 2**20:.1f} MiB, loaded and checked in"
             f" {elapsed * 1000:.0f} ms (tracemalloc on), heap +{(after - before) / 2**20:.1f}"
             f" MiB ({(after - before) / args.conversations / 1024:.1f} KiB per conversation)"
         )
