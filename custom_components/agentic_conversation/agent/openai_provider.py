@@ -13,9 +13,9 @@ from typing import Any, cast
 import httpx
 import openai
 
-from .errors import LLMConnectionError, LLMStreamBrokenError
+from .errors import LLMConnectionError
 from .messages import Message
-from .openai_errors import SDK_ERRORS, classify
+from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
 from .provider import DeltaCallback, LLMResponse
 from .tool_calls import ToolSpec
@@ -216,7 +216,8 @@ class OpenAICompatibleProvider:
                     error = classify(err)
                     if started and type(error) is LLMConnectionError:
                         # Reached, then lost mid-answer: not "unreachable".
-                        raise LLMStreamBrokenError(str(error)) from err
+                        broken, cause = stream_broken(err)
+                        raise broken from cause
                     raise error from err
                 started = True
                 if delta := assembler.add(chunk):
