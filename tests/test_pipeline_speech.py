@@ -91,7 +91,11 @@ async def recorder(ha_core: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
     ) -> None:
         async_add_entities([engine])
 
-    mock_integration(hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry))
+    # A custom integration, as a TTS add-on would be: HA 2026.10 wants a boolean from
+    # async_setup_entry, 2026.11 accepts one from custom integrations only.
+    mock_integration(
+        hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry), built_in=False
+    )
     mock_platform(
         hass, f"{TTS_DOMAIN}.tts", MockPlatform(async_setup_entry=setup_platform)
     )

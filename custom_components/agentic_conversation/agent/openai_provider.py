@@ -11,6 +11,7 @@ import logging
 from typing import Any, cast
 
 import httpx
+import httpx2
 import openai
 
 from .errors import LLMConnectionError
@@ -48,7 +49,8 @@ class OpenAICompatibleProvider:
         max_tokens: int | None = None,
         timeout: float = 30.0,
         stream: bool = True,
-        http_client: httpx.AsyncClient | None = None,
+        # HA's shared client: httpx's up to HA 2026.10, httpx2's since 2026.11.
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         client: openai.AsyncOpenAI | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
     ) -> None:
