@@ -15,7 +15,7 @@ from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import chat_session, intent, llm
+from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util.json import JsonObjectType
 
@@ -27,11 +27,10 @@ from custom_components.agentic_conversation.const import (
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
     DOMAIN,
+    LLM_API_ID,
 )
+from tests.across_releases import offered_name, open_chat_session
 from tests.fake_llm import MODEL, FakeLLM, Reply
-
-TURN_ON = "intent__HassTurnOn"
-TURN_OFF = "intent__HassTurnOff"
 
 
 @pytest.fixture
@@ -97,6 +96,13 @@ async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> 
     return next(s for s in states if s != "conversation.home_assistant")
 
 
+async def _intent_tools(hass: HomeAssistant, *intents: str) -> tuple[str, ...]:
+    """The names Assist offers these intents' tools under (HA's own naming)."""
+    return tuple(
+        [await offered_name(hass, [llm.LLM_API_ASSIST], intent) for intent in intents]
+    )
+
+
 async def _ask(
     hass: HomeAssistant,
     agent_id: str,
@@ -139,9 +145,10 @@ async def test_tool_turn_turns_on_a_real_light_and_follow_up_uses_history(
     """Assist's intent tool really changes the light; "turn it off" sees the history."""
     hass = ha_core
     agent = await _agent(hass, fake_llm)
+    turn_on, turn_off = await _intent_tools(hass, "HassTurnOn", "HassTurnOff")
     fake_llm.script(
         [
-            Reply.tool_calls([(TURN_ON, {"name": "Porch light"}, "call_on")]),
+            Reply.tool_calls([(turn_on, {"name": "Porch light"}, "call_on")]),
             Reply.text("The porch light is on."),
         ]
     )
@@ -151,14 +158,14 @@ async def test_tool_turn_turns_on_a_real_light_and_follow_up_uses_history(
     assert _state(hass, porch_light) == "on"
     assert _speech(first) == "The porch light is on."
     offered = {t["function"]["name"] for t in fake_llm.requests[0]["tools"]}
-    assert TURN_ON in offered
+    assert turn_on in offered
     tool_message = fake_llm.requests[1]["messages"][-1]
     assert tool_message["role"] == "tool"
     assert tool_message["tool_call_id"] == "call_on"
 
     fake_llm.script(
         [
-            Reply.tool_calls([(TURN_OFF, {"name": "Porch light"}, "call_off")]),
+            Reply.tool_calls([(turn_off, {"name": "Porch light"}, "call_off")]),
             Reply.text("Done, it's off."),
         ]
     )
@@ -377,12 +384,19 @@ async def test_unreachable_server_is_spoken(
     assert result.response.error_code is UNKNOWN
 
 
+@pytest.mark.parametrize(
+    "apis", [[llm.LLM_API_ASSIST], [llm.LLM_API_ASSIST, LLM_API_ID]], ids=str
+)
 async def test_server_gone_after_setup_is_spoken_with_what_was_done(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str
+    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str, apis: list[str]
 ) -> None:
-    """The light goes on, then the server dies: the user hears both."""
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script([Reply.tool_calls([(TURN_ON, {"name": "Porch light"})])])
+    """The light goes on, then the server dies: the user hears both.
+
+    With several APIs HA renames the intent's tool: it is still known for turning on.
+    """
+    agent = await _agent(ha_core, fake_llm, **{CONF_LLM_HASS_API: apis})
+    turn_on = await offered_name(ha_core, apis, "HassTurnOn")
+    fake_llm.script([Reply.tool_calls([(turn_on, {"name": "Porch light"})])])
     # after the tool call the server is gone: the next request is refused
     fake_llm.script([Reply.error(503)])
 
@@ -414,7 +428,7 @@ async def test_text_streams_into_the_chat_log_before_the_answer_is_complete(
             heard.append(content)
 
     with (
-        chat_session.async_get_chat_session(hass) as session,
+        open_chat_session(hass, Context()) as session,
         conversation.async_get_chat_log(
             hass, session, chat_log_delta_listener=listener
         ),
@@ -450,12 +464,13 @@ async def test_history_is_trimmed_oldest_first_keeping_tool_calls_with_results(
     """A small budget drops whole old turns, never a tool call without its result."""
     hass = ha_core
     agent = await _agent(hass, fake_llm, **{CONF_HISTORY_TOKENS: 150})
+    turn_on, turn_off = await _intent_tools(hass, "HassTurnOn", "HassTurnOff")
     conversation_id = None
     for turn in range(4):
         fake_llm.script(
             [
                 Reply.tool_calls(
-                    [(TURN_ON if turn % 2 == 0 else TURN_OFF, {"name": "Porch light"})]
+                    [(turn_on if turn % 2 == 0 else turn_off, {"name": "Porch light"})]
                 ),
                 Reply.text(f"Done number {turn}, the porch light has been switched."),
             ]

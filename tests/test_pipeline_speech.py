@@ -39,6 +39,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MODEL,
     DOMAIN,
 )
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 TTS_DOMAIN = "recording_tts"
@@ -270,11 +271,10 @@ async def test_text_then_tool_then_server_error_tells_what_was_done(
     hass_client: ClientSessionGenerator,
 ) -> None:
     """Text, a tool call that works, then a 500: the user hears all that happened."""
+    turn_on = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOn")
     fake_llm.script(
         [
-            Reply.tool_calls(
-                [("intent__HassTurnOn", {"name": "Porch light"})], text="Sure."
-            ),
+            Reply.tool_calls([(turn_on, {"name": "Porch light"})], text="Sure."),
             Reply.error(500),
         ]
     )

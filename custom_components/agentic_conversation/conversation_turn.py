@@ -8,7 +8,7 @@ satellite speaks.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import json
 from typing import Any
 
@@ -47,7 +47,7 @@ from .const import (
 )
 from .replies import Fallback, Problem, async_render, fallback_for
 from .speech import SpeechStreamCleaner, clean_for_speech
-from .tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
+from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 
 type Delta = (
     conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
@@ -61,6 +61,8 @@ class _TurnRecord:
     result: LoopResult | None = None
     fallback: Fallback | None = None
     spoken: str = ""
+    intents: dict[str, str] = field(default_factory=dict)
+    """The intent of each offered intent tool, by offered name."""
 
 
 async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
@@ -73,7 +75,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     chat_log: conversation.ChatLog,
 ) -> conversation.ConversationResult:
     """Run one turn; never raises (but for cancellation): a reply is always spoken."""
-    record = _TurnRecord()
+    record = _TurnRecord(intents=intent_types(chat_log.llm_api))
     try:
         loop = _build_loop(provider, subentry, chat_log)
         history = trim_to_budget(
@@ -225,7 +227,7 @@ async def _finish(
             yield {"role": "assistant", "content": answer}
         record.spoken = streamed.strip() or answer
         return
-    record.fallback = fallback_for(result)
+    record.fallback = fallback_for(result, record.intents)
     LOGGER.warning(
         "Turn ended without an answer (%s%s); speaking a fallback",
         result.stop_reason,

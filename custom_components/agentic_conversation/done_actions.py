@@ -1,6 +1,6 @@
 """What a turn's tool calls changed, to be told in words when the turn fails later."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 import json
 from typing import Any
@@ -21,22 +21,26 @@ class Action:
     speech: str = ""
 
 
-def actions_done(records: Sequence[ToolCallRecord]) -> tuple[Action, ...]:
+def actions_done(
+    records: Sequence[ToolCallRecord], intents: Mapping[str, str] | None = None
+) -> tuple[Action, ...]:
     """What the turn's successful tool calls changed, for telling the user.
 
     Only calls that acted on something named count (reading a state or the weather
-    is not worth repeating when the answer is lost).
+    is not worth repeating when the answer is lost). `intents` gives the intent of
+    each intent tool by the name it was offered under (tool_dispatch.intent_types).
     """
     done: list[Action] = []
     for record in records:
         if not record.ok or record.repeated:
             continue
-        if (action := _action(record)) is not None and action not in done:
+        action = _action(record, intents or {})
+        if action is not None and action not in done:
             done.append(action)
     return tuple(done)
 
 
-def _action(record: ToolCallRecord) -> Action | None:
+def _action(record: ToolCallRecord, intents: Mapping[str, str]) -> Action | None:
     """The action of one successful call, from its result envelope."""
     try:
         envelope = json.loads(record.result)
@@ -51,8 +55,7 @@ def _action(record: ToolCallRecord) -> Action | None:
     names = _acted_on(result)
     if not names:
         return None
-    # Tool names reach us namespaced ("intent__HassTurnOn"); the verb is the last part.
-    verb = record.name.rsplit("__", 1)[-1]
+    verb = intents.get(record.name)
     service = (
         record.arguments.get("service") if isinstance(record.arguments, dict) else None
     )

@@ -4,6 +4,7 @@ The words live in translations/<language>.json under `exceptions.<key>.message`,
 user hears them in their language (English where a translation is missing).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -75,9 +76,11 @@ def problem_for_error(error: LLMError | None) -> Problem:
     return Problem.LLM_BAD_RESPONSE if error is not None else Problem.UNEXPECTED
 
 
-def fallback_for(result: LoopResult) -> Fallback:
+def fallback_for(
+    result: LoopResult, intents: Mapping[str, str] | None = None
+) -> Fallback:
     """The fallback for a loop result that has no answer to speak."""
-    done = actions_done(result.tool_calls)
+    done = actions_done(result.tool_calls, intents)
     if result.stop_reason is StopReason.ITERATION_CAP:
         return Fallback(Problem.ITERATION_CAP, done)
     if result.stop_reason is StopReason.DEADLINE:

@@ -59,6 +59,28 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
     ]
 
 
+def original_tool(tool: llm.Tool) -> llm.Tool:
+    """A tool as its API made it: merging APIs may wrap it to rename it.
+
+    How a merged tool is renamed differs between HA releases (2026.10 prefixes every
+    tool with its API, 2026.11 only those whose names collide): never parse names.
+    """
+    while isinstance(tool, llm.NamespacedTool):
+        tool = tool.tool
+    return tool
+
+
+def intent_types(api: llm.APIInstance | None) -> dict[str, str]:
+    """The intent (e.g. "HassTurnOn") of each offered intent tool, by offered name."""
+    if api is None:
+        return {}
+    return {
+        tool.name: original.intent_type
+        for tool in api.tools
+        if isinstance(original := original_tool(tool), llm.IntentTool)
+    }
+
+
 async def no_tools(name: str, arguments: dict[str, Any]) -> Any:
     """The dispatcher of an agent without an LLM API: the loop never offers tools."""
     raise ToolValidationError(f"No tools are available (asked for {name})")
