@@ -42,6 +42,8 @@ class Problem(StrEnum):
     ITERATION_CAP = "iteration_cap"
     EMPTY_ANSWER = "empty_answer"
     UNEXPECTED = "unexpected"
+    CONVERSATION_BUSY = "conversation_busy"
+    LLM_API_UNAUTHORIZED = "llm_api_unauthorized"
 
 
 _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (

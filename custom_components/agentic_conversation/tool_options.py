@@ -7,7 +7,7 @@ integration's agent using our API) gets the defaults.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 from homeassistant.helpers import llm
@@ -48,6 +48,16 @@ class AgenticLLMContext(llm.LLMContext):
     """An LLM context that also carries the asking agent's tool options."""
 
     tool_options: ToolOptions = field(default_factory=ToolOptions)
+
+    @classmethod
+    def extending(cls, base: llm.LLMContext, tool_options: ToolOptions) -> Self:
+        """HA's context, as HA builds it (every field of its release), with options.
+
+        e.g. `user_input.as_llm_context(DOMAIN)`, which since HA 2026.11 also names
+        the agent (`agent_id`).
+        """
+        inherited = {item.name: getattr(base, item.name) for item in fields(base)}
+        return cls(**inherited, tool_options=tool_options)
 
 
 def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:
