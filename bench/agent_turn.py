@@ -26,10 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from homeassistant.components import conversation  # noqa: E402
 from homeassistant.const import CONF_LLM_HASS_API  # noqa: E402
 from homeassistant.core import Context, HomeAssistant  # noqa: E402
-from homeassistant.helpers import chat_session, llm  # noqa: E402
+from homeassistant.helpers import llm  # noqa: E402
 
 from bench.harness import add_agent, expose_sensors, home_with_server, machine  # noqa: E402
 from custom_components.agentic_conversation.const import CONF_STREAM, LLM_API_ID  # noqa: E402
+from tests.across_releases import open_chat_session  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply  # noqa: E402
 
 
@@ -89,7 +90,7 @@ async def first_delta(turns: int) -> dict[str, Any]:
                     first.append(time.perf_counter())
 
             with (
-                chat_session.async_get_chat_session(hass) as session,
+                open_chat_session(hass, Context()) as session,
                 conversation.async_get_chat_log(
                     hass, session, chat_log_delta_listener=listener
                 ),

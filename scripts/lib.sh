@@ -11,7 +11,11 @@ ROOTFS="${AGENTIC_ROOTFS:-$CACHE_DIR/debian-testing-py314}"
 # ffmpeg and libturbojpeg0: Home Assistant's tts/ffmpeg and camera components use them.
 ROOT_PACKAGES="python3.14,python3.14-venv,python3.14-dev,build-essential,ca-certificates,ffmpeg,libturbojpeg0"
 ROOT_READY_MARKER=".agentic-root-ready"
-REQUIREMENT_FILES=(requirements.txt requirements_test.txt)
+
+# The Home Assistant requirement set of this run, relative to the repository or absolute:
+# requirements.txt (the pinned release, the dev server's) unless AGENTIC_HA_REQUIREMENTS
+# names another (scripts/test sets it to run the suite on each release it tests).
+ha_requirements() { printf '%s\n' "${AGENTIC_HA_REQUIREMENTS:-requirements.txt}"; }
 
 log() { printf '\033[1m[%s]\033[0m %s\n' "$(basename "$0")" "$*" >&2; }
 
@@ -33,18 +37,23 @@ find_python() {
 }
 
 requirements_hash() {
-  (cd "$REPO_ROOT" && cat "${REQUIREMENT_FILES[@]}") | sha256sum | cut -c1-16
+  (cd "$REPO_ROOT" && cat "$(ha_requirements)" requirements_test.txt) | sha256sum | cut -c1-16
 }
 
-# Where the venv lives: the repo's .venv on a host with a usable Python; inside the
-# cached root, one venv per requirements hash, so fresh clones reuse it.
+# Where the venv lives: on a host with a usable Python, the repo's .venv (.venv-<set>
+# for another requirement set than requirements.txt); inside the cached root, one venv
+# per requirements hash, so fresh clones reuse it.
 venv_dir() {
+  local set
+  set="$(basename "$(ha_requirements)" .txt)"
   if [[ -n "${AGENTIC_VENV:-}" ]]; then
     printf '%s\n' "$AGENTIC_VENV"
   elif [[ -n "${AGENTIC_IN_ROOT:-}" ]]; then
     printf '/opt/agentic-venvs/%s\n' "$(requirements_hash)"
-  else
+  elif [[ "$set" == requirements ]]; then
     printf '%s\n' "$REPO_ROOT/.venv"
+  else
+    printf '%s\n' "$REPO_ROOT/.venv-${set#requirements_}"
   fi
 }
 

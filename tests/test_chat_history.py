@@ -18,7 +18,7 @@ def _exchange(n: int, *, with_tool: bool) -> list[conversation.Content]:
     ]
     if with_tool:
         call = llm.ToolInput(
-            tool_name="intent__HassTurnOn",
+            tool_name="HassTurnOn",
             tool_args={"name": f"light {n}"},
             id=f"call_{n}",
             external=True,
@@ -49,7 +49,7 @@ def test_content_becomes_chat_completion_messages() -> None:
                     "id": "call_1",
                     "type": "function",
                     "function": {
-                        "name": "intent__HassTurnOn",
+                        "name": "HassTurnOn",
                         "arguments": '{"name": "light 1"}',
                     },
                 }

@@ -1,7 +1,7 @@
 """The agent in a real Home Assistant: answers, acts, remembers, and always speaks."""
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 import json
 from typing import Any
 
@@ -9,13 +9,14 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import SOURCE_REAUTH, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import chat_session, intent, llm
+from homeassistant.exceptions import HomeAssistantError, Unauthorized
+from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util.json import JsonObjectType
 
@@ -24,17 +25,18 @@ from custom_components.agentic_conversation.config_flow import (
 )
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MODEL,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
     DOMAIN,
+    LLM_API_ID,
 )
+from custom_components.agentic_conversation.tool_options import AgenticLLMContext
+from tests.across_releases import offered_name, open_chat_session
 from tests.fake_llm import MODEL, FakeLLM, Reply
-
-TURN_ON = "intent__HassTurnOn"
-TURN_OFF = "intent__HassTurnOff"
 
 
 @pytest.fixture
@@ -102,6 +104,13 @@ async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> 
     return next(s for s in states if s != "conversation.home_assistant")
 
 
+async def _intent_tools(hass: HomeAssistant, *intents: str) -> tuple[str, ...]:
+    """The names Assist offers these intents' tools under (HA's own naming)."""
+    return tuple(
+        [await offered_name(hass, [llm.LLM_API_ASSIST], intent) for intent in intents]
+    )
+
+
 async def _ask(
     hass: HomeAssistant,
     agent_id: str,
@@ -144,9 +153,10 @@ async def test_tool_turn_turns_on_a_real_light_and_follow_up_uses_history(
     """Assist's intent tool really changes the light; "turn it off" sees the history."""
     hass = ha_core
     agent = await _agent(hass, fake_llm)
+    turn_on, turn_off = await _intent_tools(hass, "HassTurnOn", "HassTurnOff")
     fake_llm.script(
         [
-            Reply.tool_calls([(TURN_ON, {"name": "Porch light"}, "call_on")]),
+            Reply.tool_calls([(turn_on, {"name": "Porch light"}, "call_on")]),
             Reply.text("The porch light is on."),
         ]
     )
@@ -156,14 +166,14 @@ async def test_tool_turn_turns_on_a_real_light_and_follow_up_uses_history(
     assert _state(hass, porch_light) == "on"
     assert _speech(first) == "The porch light is on."
     offered = {t["function"]["name"] for t in fake_llm.requests[0]["tools"]}
-    assert TURN_ON in offered
+    assert turn_on in offered
     tool_message = fake_llm.requests[1]["messages"][-1]
     assert tool_message["role"] == "tool"
     assert tool_message["tool_call_id"] == "call_on"
 
     fake_llm.script(
         [
-            Reply.tool_calls([(TURN_OFF, {"name": "Porch light"}, "call_off")]),
+            Reply.tool_calls([(turn_off, {"name": "Porch light"}, "call_off")]),
             Reply.text("Done, it's off."),
         ]
     )
@@ -427,12 +437,19 @@ async def test_only_a_refused_key_asks_for_a_new_one(
     )
 
 
+@pytest.mark.parametrize(
+    "apis", [[llm.LLM_API_ASSIST], [llm.LLM_API_ASSIST, LLM_API_ID]], ids=str
+)
 async def test_server_gone_after_setup_is_spoken_with_what_was_done(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str
+    ha_core: HomeAssistant, fake_llm: FakeLLM, porch_light: str, apis: list[str]
 ) -> None:
-    """The light goes on, then the server dies: the user hears both."""
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script([Reply.tool_calls([(TURN_ON, {"name": "Porch light"})])])
+    """The light goes on, then the server dies: the user hears both.
+
+    With several APIs HA renames the intent's tool: it is still known for turning on.
+    """
+    agent = await _agent(ha_core, fake_llm, **{CONF_LLM_HASS_API: apis})
+    turn_on = await offered_name(ha_core, apis, "HassTurnOn")
+    fake_llm.script([Reply.tool_calls([(turn_on, {"name": "Porch light"})])])
     # after the tool call the server is gone: the next request is refused
     fake_llm.script([Reply.error(503)])
 
@@ -464,7 +481,7 @@ async def test_text_streams_into_the_chat_log_before_the_answer_is_complete(
             heard.append(content)
 
     with (
-        chat_session.async_get_chat_session(hass) as session,
+        open_chat_session(hass, Context()) as session,
         conversation.async_get_chat_log(
             hass, session, chat_log_delta_listener=listener
         ),
@@ -500,12 +517,13 @@ async def test_history_is_trimmed_oldest_first_keeping_tool_calls_with_results(
     """A small budget drops whole old turns, never a tool call without its result."""
     hass = ha_core
     agent = await _agent(hass, fake_llm, **{CONF_HISTORY_TOKENS: 150})
+    turn_on, turn_off = await _intent_tools(hass, "HassTurnOn", "HassTurnOff")
     conversation_id = None
     for turn in range(4):
         fake_llm.script(
             [
                 Reply.tool_calls(
-                    [(TURN_ON if turn % 2 == 0 else TURN_OFF, {"name": "Porch light"})]
+                    [(turn_on if turn % 2 == 0 else turn_off, {"name": "Porch light"})]
                 ),
                 Reply.text(f"Done number {turn}, the porch light has been switched."),
             ]
@@ -564,3 +582,115 @@ async def test_a_bug_of_ours_is_spoken_and_logged(
     assert result.response.error_code is UNKNOWN
     assert "Unexpected error in conversation" in caplog.text
     assert "ValueError" in caplog.text
+
+
+class _RecordingAPI(llm.API):
+    """An HA LLM API without tools that keeps the LLM contexts it is given."""
+
+    def __init__(self, hass: HomeAssistant) -> None:
+        """Register as "recording"."""
+        super().__init__(hass=hass, id="recording", name="Recording")
+        self.contexts: list[llm.LLMContext] = []
+
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """An instance without tools."""
+        self.contexts.append(llm_context)
+        return llm.APIInstance(
+            api=self, api_prompt="", llm_context=llm_context, tools=[]
+        )
+
+
+async def test_tools_get_the_context_ha_builds_with_the_agents_options(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """HA's LLM context for the message (naming the agent since HA 2026.11) + options."""
+    hass = ha_core
+    api = _RecordingAPI(hass)
+    unregister = llm.async_register_api(hass, api)
+    agent = await _agent(
+        hass,
+        fake_llm,
+        **{CONF_LLM_HASS_API: ["recording"], CONF_ENABLED_TOOLS: ["get_weather"]},
+    )
+    fake_llm.script([Reply.text("Hi.")])
+    context = Context()
+
+    await conversation.async_converse(
+        hass, "hi", None, context, language="nl", agent_id=agent, device_id="sat1"
+    )
+
+    (llm_context,) = api.contexts
+    assert isinstance(llm_context, AgenticLLMContext)
+    assert llm_context.tool_options.enabled_tools == {"get_weather"}
+    assert (llm_context.platform, llm_context.assistant) == (DOMAIN, "conversation")
+    assert llm_context.context is context
+    assert (llm_context.language, llm_context.device_id) == ("nl", "sat1")
+    if "agent_id" in {item.name for item in fields(llm.LLMContext)}:
+        assert getattr(llm_context, "agent_id") == agent  # noqa: B009 - HA 2026.11+
+    unregister()
+
+
+class _AdminOnlyAPI(llm.API):
+    """An HA LLM API only administrators may use."""
+
+    def __init__(self, hass: HomeAssistant) -> None:
+        """Register as "admin_only"; HA 2026.11+ checks `requires_admin` itself."""
+        super().__init__(hass=hass, id="admin_only", name="Admin only")
+        self.requires_admin = True
+
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """Refuse, as HA 2026.11 does before asking (HA 2026.10 does not check)."""
+        raise Unauthorized(context=llm_context.context)
+
+
+@pytest.mark.parametrize(
+    ("language", "spoken"),
+    [
+        ("en", "Only an administrator may use the tools this agent is set up with."),
+        ("de", "Nur ein Administrator darf die Werkzeuge verwenden"),
+    ],
+)
+async def test_an_admin_only_api_is_refused_in_words(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str, spoken: str
+) -> None:
+    """A user who is no administrator hears why the agent cannot help, in their language."""
+    hass = ha_core
+    unregister = llm.async_register_api(hass, _AdminOnlyAPI(hass))
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: ["admin_only"]})
+    user = await hass.auth.async_create_user("Guest", group_ids=[GROUP_ID_USER])
+
+    result = await conversation.async_converse(
+        hass, "unlock", None, Context(user_id=user.id), language, agent_id=agent
+    )
+
+    assert _speech(result).startswith(spoken)
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert not fake_llm.requests
+    unregister()
+
+
+async def test_a_message_while_the_conversation_is_busy_gets_words(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """HA 2026.11+ refuses a second message while the first is answered: we say so."""
+    if not hasattr(conversation, "ConversationBusyError"):
+        pytest.skip("Home Assistant 2026.10 answers both messages at once")
+    hass = ha_core
+    agent = await _agent(hass, fake_llm, **{CONF_TURN_TIMEOUT: 1})
+    fake_llm.script([Reply.hang()])
+    first = hass.async_create_task(_ask(hass, agent, "first", "kitchen-chat"))
+    await fake_llm.wait_for_requests(1)
+
+    second = await _ask(hass, agent, "second", "kitchen-chat", language="nl")
+
+    assert _speech(second) == (
+        "Ik ben nog bezig met je vorige bericht. Wacht even en probeer het dan opnieuw."
+    )
+    assert second.response.response_type is intent.IntentResponseType.ERROR
+    assert second.conversation_id == "kitchen-chat"
+    assert (await first).conversation_id == "kitchen-chat"
+    assert len(fake_llm.requests) == 1

@@ -40,6 +40,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MODEL,
     DOMAIN,
 )
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 TTS_DOMAIN = "recording_tts"
@@ -92,7 +93,11 @@ async def recorder(ha_core: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
     ) -> None:
         async_add_entities([engine])
 
-    mock_integration(hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry))
+    # A custom integration, as a TTS add-on would be: HA 2026.10 wants a boolean from
+    # async_setup_entry, 2026.11 accepts one from custom integrations only.
+    mock_integration(
+        hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry), built_in=False
+    )
     mock_platform(
         hass, f"{TTS_DOMAIN}.tts", MockPlatform(async_setup_entry=setup_platform)
     )
@@ -270,11 +275,10 @@ async def test_text_then_tool_then_server_error_tells_what_was_done(
     hass_client: ClientSessionGenerator,
 ) -> None:
     """Text, a tool call that works, then a 500: the user hears all that happened."""
+    turn_on = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOn")
     fake_llm.script(
         [
-            Reply.tool_calls(
-                [("intent__HassTurnOn", {"name": "Porch light"})], text="Sure."
-            ),
+            Reply.tool_calls([(turn_on, {"name": "Porch light"})], text="Sure."),
             Reply.error(500),
         ]
     )

@@ -21,7 +21,7 @@ from .confirmation import Outcome, Pending, fire_events
 from .conversation_turn import Delta, async_say, envelope_data, read_only_tools
 from .done_actions import actions_done
 from .replies import async_phrase, async_render_done
-from .tool_dispatch import ChatLogToolDispatcher
+from .tool_dispatch import ChatLogToolDispatcher, intent_types
 
 # A confirmed action gets this long, like any tool call.
 _RESULT_CHARS = 8000
@@ -149,7 +149,7 @@ async def _async_run_held(
                     data=envelope_data(record.result), error=not record.ok
                 ),
             }
-        done = actions_done(records, read_only_tools(api))
+        done = actions_done(records, read_only_tools(api), intent_types(api))
         if all(record.ok for record in records):
             speech = await async_render_done(hass, user_input.language, done)
         else:

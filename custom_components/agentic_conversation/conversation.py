@@ -6,7 +6,8 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr
+from homeassistant.exceptions import Unauthorized
+from homeassistant.helpers import device_registry as dr, intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
@@ -28,10 +29,18 @@ from .const import (
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
 from .provider_factory import build_provider
+from .replies import Fallback, Problem, async_render
 from .tool_options import AgenticLLMContext, ToolOptions
 
 # The agent handles conversations concurrently; nothing is polled.
 PARALLEL_UPDATES = 0
+
+# HA 2026.11+ refuses a message to a conversation still answering another one.
+_BUSY_ERRORS: tuple[type[Exception], ...] = tuple(
+    error
+    for error in (getattr(conversation, "ConversationBusyError", None),)
+    if error is not None
+)
 
 
 async def async_setup_entry(
@@ -86,6 +95,18 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         """Any language the model speaks."""
         return MATCH_ALL
 
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
+        """Answer one user message; a conversation busy with another gets words too."""
+        try:
+            return await super().async_process(user_input)
+        except _BUSY_ERRORS:
+            speech = await async_render(
+                self.hass, user_input.language, Fallback(Problem.CONVERSATION_BUSY)
+            )
+            return _error_result(user_input, speech, user_input.conversation_id)
+
     async def _async_handle_message(
         self,
         user_input: conversation.ConversationInput,
@@ -110,14 +131,11 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             and judgement.verdict is Verdict.RUN
             else (),
         )
-        # Our own tools read the agent's tool options and its gate from this context.
-        llm_context = AgenticLLMContext(
-            platform=DOMAIN,
-            context=user_input.context,
-            language=user_input.language,
-            assistant=conversation.DOMAIN,
-            device_id=user_input.device_id,
-            tool_options=ToolOptions.from_options(options),
+        # HA's own LLM context (with agent_id since 2026.11), plus what our tools
+        # read: the agent's tool options and this turn's confirmation gate.
+        llm_context = AgenticLLMContext.extending(
+            user_input.as_llm_context(DOMAIN),
+            ToolOptions.from_options(options),
             gate=gate,
         )
         try:
@@ -128,7 +146,17 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 user_input.extra_system_prompt,
             )
         except conversation.ConverseError as err:
-            return err.as_conversation_result()
+            if not isinstance(err.__cause__, Unauthorized):
+                return err.as_conversation_result()
+            # An admin-only LLM API (HA 2026.11+) and a user who is no admin: HA
+            # reports it in English, without saying why.
+            speech = await async_render(
+                self.hass, user_input.language, Fallback(Problem.LLM_API_UNAUTHORIZED)
+            )
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(agent_id=self.entity_id, content=speech)
+            )
+            return _error_result(user_input, speech, chat_log.conversation_id)
         # The history is ours: it outlives HA's chat log (idle minutes, restarts).
         store = self.entry.runtime_data.conversations
         limits = limits_of(options)
@@ -194,3 +222,16 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             chat_log,
             history=history,
         )
+
+
+def _error_result(
+    user_input: conversation.ConversationInput,
+    speech: str,
+    conversation_id: str | None,
+) -> conversation.ConversationResult:
+    """A result that speaks a problem instead of an answer."""
+    response = intent.IntentResponse(language=user_input.language)
+    response.async_set_error(intent.IntentResponseErrorCode.UNKNOWN, speech)
+    return conversation.ConversationResult(
+        response=response, conversation_id=conversation_id
+    )

@@ -8,7 +8,7 @@ satellite speaks.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 import json
 from typing import Any
 
@@ -57,7 +57,7 @@ from .replies import (
     fallback_for,
 )
 from .speech import SpeechStreamCleaner, clean_for_speech
-from .tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
+from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from .tool_options import gate_of
 
 type Delta = (
@@ -79,6 +79,8 @@ class _TurnRecord:
     spoken: str = ""
     asked: bool = False
     """The turn ended on our question about held actions."""
+    intents: dict[str, str] = field(default_factory=dict)
+    """The intent of each offered intent tool, by offered name."""
 
 
 async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
@@ -99,6 +101,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         chat_log,
         agent_id,
         subentry.data.get(CONF_CONFIRM_PIN) or None,
+        intents=intent_types(chat_log.llm_api),
     )
     try:
         loop = _build_loop(provider, subentry, chat_log)
@@ -257,7 +260,7 @@ async def _finish(
             hass,
             language,
             asks(hass, actions),
-            actions_done(result.tool_calls, read_only),
+            actions_done(result.tool_calls, read_only, record.intents),
             needs_pin=pending.needs_pin,
         )
         yield {"role": "assistant", "content": record.spoken}
@@ -274,7 +277,7 @@ async def _finish(
             yield {"role": "assistant", "content": answer}
         record.spoken = streamed.strip() or answer
         return
-    record.fallback = fallback_for(result, read_only)
+    record.fallback = fallback_for(result, read_only, record.intents)
     LOGGER.warning(
         "Turn ended without an answer (%s%s); speaking a fallback",
         result.stop_reason,

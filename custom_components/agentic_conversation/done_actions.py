@@ -1,6 +1,6 @@
 """What a turn's tool calls changed, to be told in words when the turn fails later."""
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 import json
 from typing import Any
@@ -34,23 +34,28 @@ _SERVICE_KINDS = {
 
 
 def actions_done(
-    records: Sequence[ToolCallRecord], read_only: Collection[str] = ()
+    records: Sequence[ToolCallRecord],
+    read_only: Collection[str] = (),
+    intents: Mapping[str, str] | None = None,
 ) -> tuple[Action, ...]:
     """What the turn's successful tool calls changed, for telling the user.
 
     Only calls that changed something named count: reading a state, a search or the
     weather (tools in `read_only`, and intents that only answer a question) never do.
+    `intents` gives the intent of each intent tool by the name it was offered under
+    (tool_dispatch.intent_types).
     """
     done: list[Action] = []
     for record in records:
         if not record.ok or record.repeated or record.name in read_only:
             continue
-        if (action := _action(record)) is not None and action not in done:
+        action = _action(record, intents or {})
+        if action is not None and action not in done:
             done.append(action)
     return tuple(done)
 
 
-def _action(record: ToolCallRecord) -> Action | None:
+def _action(record: ToolCallRecord, intents: Mapping[str, str]) -> Action | None:
     """The action of one successful call, from its result envelope."""
     try:
         envelope = json.loads(record.result)
@@ -65,8 +70,7 @@ def _action(record: ToolCallRecord) -> Action | None:
     names = _acted_on(result)
     if not names:
         return None
-    # Tool names reach us namespaced ("intent__HassTurnOn"); the verb is the last part.
-    verb = record.name.rsplit("__", 1)[-1]
+    verb = intents.get(record.name)
     service = (
         record.arguments.get("service") if isinstance(record.arguments, dict) else None
     )

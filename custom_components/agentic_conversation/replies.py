@@ -4,7 +4,7 @@ The words live in translations/<language>.json under `exceptions.<key>.message`,
 user hears them in their language (English where a translation is missing).
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -46,6 +46,8 @@ class Problem(StrEnum):
     CUT_OFF = "cut_off"
     EMPTY_ANSWER = "empty_answer"
     UNEXPECTED = "unexpected"
+    CONVERSATION_BUSY = "conversation_busy"
+    LLM_API_UNAUTHORIZED = "llm_api_unauthorized"
 
 
 _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
@@ -60,6 +62,16 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
 )
+
+# How each kind of risky action (risk.RiskKind) is asked about.
+_ACTION_KEYS = {
+    "unlock": "action_unlock",
+    "open": "action_open",
+    "disarm": "action_disarm",
+    "turn_on": "action_turn_on",
+    "turn_off": "action_turn_off",
+    "other": "action_other",
+}
 
 # Used only if the translation files cannot be read at all.
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
@@ -81,9 +93,13 @@ def problem_for_error(error: LLMError | None) -> Problem:
     return Problem.LLM_BAD_RESPONSE if error is not None else Problem.UNEXPECTED
 
 
-def fallback_for(result: LoopResult, read_only: Collection[str] = ()) -> Fallback:
+def fallback_for(
+    result: LoopResult,
+    read_only: Collection[str] = (),
+    intents: Mapping[str, str] | None = None,
+) -> Fallback:
     """The fallback for a loop result that has no answer to speak."""
-    done = actions_done(result.tool_calls, read_only)
+    done = actions_done(result.tool_calls, read_only, intents)
     if result.stop_reason is StopReason.ITERATION_CAP:
         return Fallback(Problem.ITERATION_CAP, done)
     if result.stop_reason is StopReason.REFUSED:
@@ -124,7 +140,9 @@ async def async_render_question(
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
     actions = joiner.join(
-        (strings.get(f"action_{kind}") or "{names}").format(names=joiner.join(names))
+        (strings.get(_ACTION_KEYS.get(kind, "action_other")) or "{names}").format(
+            names=joiner.join(names)
+        )
         for kind, names in asks
     )
     parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]

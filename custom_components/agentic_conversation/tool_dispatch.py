@@ -72,8 +72,7 @@ class ChatLogToolDispatcher:
         self, tool: llm.Tool, arguments: dict[str, Any]
     ) -> list[Effect] | None:
         """What a call would do, for the gate; None when the tool asks the gate itself."""
-        while isinstance(tool, llm.NamespacedTool):
-            tool = tool.tool
+        tool = original_tool(tool)
         hass = self._api.api.hass
         if isinstance(tool, CallServiceTool):
             return None
@@ -106,6 +105,28 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
         )
         for tool in api.tools
     ]
+
+
+def original_tool(tool: llm.Tool) -> llm.Tool:
+    """A tool as its API made it: merging APIs may wrap it to rename it.
+
+    How a merged tool is renamed differs between HA releases (2026.10 prefixes every
+    tool with its API, 2026.11 only those whose names collide): never parse names.
+    """
+    while isinstance(tool, llm.NamespacedTool):
+        tool = tool.tool
+    return tool
+
+
+def intent_types(api: llm.APIInstance | None) -> dict[str, str]:
+    """The intent (e.g. "HassTurnOn") of each offered intent tool, by offered name."""
+    if api is None:
+        return {}
+    return {
+        tool.name: original.intent_type
+        for tool in api.tools
+        if isinstance(original := original_tool(tool), llm.IntentTool)
+    }
 
 
 async def no_tools(name: str, arguments: dict[str, Any]) -> Any:

@@ -7,7 +7,7 @@ integration's agent using our API) gets the defaults.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 from homeassistant.helpers import llm
@@ -50,6 +50,22 @@ class AgenticLLMContext(llm.LLMContext):
 
     tool_options: ToolOptions = field(default_factory=ToolOptions)
     gate: ConfirmationGate | None = None
+
+    @classmethod
+    def extending(
+        cls,
+        base: llm.LLMContext,
+        tool_options: ToolOptions,
+        *,
+        gate: ConfirmationGate | None = None,
+    ) -> Self:
+        """HA's context, as HA builds it (every field of its release), with ours.
+
+        e.g. `user_input.as_llm_context(DOMAIN)`, which since HA 2026.11 also names
+        the agent (`agent_id`).
+        """
+        inherited = {item.name: getattr(base, item.name) for item in fields(base)}
+        return cls(**inherited, tool_options=tool_options, gate=gate)
 
 
 def gate_of(llm_context: llm.LLMContext) -> ConfirmationGate | None:

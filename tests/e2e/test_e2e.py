@@ -40,7 +40,8 @@ def test_an_action_turns_the_light_on_and_says_so(story: dict[str, Any]) -> None
     assert story["turn_on"]["speech"] == "The porch light is on."
     assert story["turn_on"]["response_type"] == "action_done"
     assert any(name.endswith("HassTurnOn") for name in story["offered_tools"])
-    assert any(name.endswith("__search_entities") for name in story["offered_tools"])
+    # Under its own name or renamed by HA (how depends on the release): never parse it.
+    assert any(name.endswith("search_entities") for name in story["offered_tools"])
 
 
 def test_a_follow_up_uses_the_history(story: dict[str, Any]) -> None:
@@ -135,7 +136,7 @@ def test_a_real_llama_cpp_server_answers_with_tools_offered(
     assert turn[0]["users"] == ["Say hello in one short sentence."]
     assert turn[0]["tool_choice"] == "auto"
     assert any(name.endswith("HassTurnOn") for name in turn[0]["tools"])
-    assert any(name.endswith("__call_service") for name in turn[0]["tools"])
+    assert any(name.endswith("call_service") for name in turn[0]["tools"])
     # The user hears the model's own words, not a fallback.
     assert turn[-1]["answer"].strip()
     assert hello["speech"] == clean_for_speech(turn[-1]["answer"]).strip()

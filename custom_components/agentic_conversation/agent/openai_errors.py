@@ -17,6 +17,7 @@ from .errors import (
     LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
+    LLMStreamBrokenError,
     LLMTimeoutError,
 )
 
@@ -132,6 +133,21 @@ def _transport_message(err: Exception) -> str:
     if isinstance(err, openai.APIConnectionError):
         return f"cannot reach the LLM server: {detail}"
     return f"the connection to the LLM server broke: {detail}"
+
+
+def stream_broken(err: Exception) -> tuple[LLMStreamBrokenError, BaseException]:
+    """A stream that was answering and lost its connection, and the transport's error.
+
+    openai >= 3.2x wraps the transport's error in `APIConnectionError` (whose own
+    message would say the server cannot be reached); older versions raise it as is.
+    """
+    cause: BaseException = err
+    if isinstance(err, openai.APIConnectionError) and err.__cause__ is not None:
+        cause = err.__cause__
+    detail = str(cause) or type(cause).__name__
+    return LLMStreamBrokenError(
+        f"the connection to the LLM server broke: {detail}"
+    ), cause
 
 
 def _from_stream_error(err: openai.APIError) -> LLMError:

@@ -11,11 +11,12 @@ import logging
 from typing import Any, cast
 
 import httpx
+import httpx2
 import openai
 
-from .errors import LLMConnectionError, LLMStreamBrokenError
+from .errors import LLMConnectionError
 from .messages import Message
-from .openai_errors import SDK_ERRORS, classify
+from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
 from .provider import DeltaCallback, LLMResponse
 from .tool_calls import ToolSpec
@@ -48,7 +49,8 @@ class OpenAICompatibleProvider:
         max_tokens: int | None = None,
         timeout: float = 30.0,
         stream: bool = True,
-        http_client: httpx.AsyncClient | None = None,
+        # HA's shared client: httpx's up to HA 2026.10, httpx2's since 2026.11.
+        http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         client: openai.AsyncOpenAI | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
     ) -> None:
@@ -217,7 +219,8 @@ class OpenAICompatibleProvider:
                     error = classify(err)
                     if started and type(error) is LLMConnectionError:
                         # Reached, then lost mid-answer: not "unreachable".
-                        raise LLMStreamBrokenError(str(error)) from err
+                        broken, cause = stream_broken(err)
+                        raise broken from cause
                     raise error from err
                 started = True
                 if delta := assembler.add(chunk):
