@@ -24,6 +24,7 @@ from custom_components.agentic_conversation.const import (
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_LOCAL_FALLBACK,
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -436,6 +437,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_CONVERSATION_EXPIRY: 5,
         CONF_MAX_CONVERSATIONS: 100,
         CONF_DEVICE_CONTINUITY: False,
+        CONF_LOCAL_FALLBACK: True,
     }
 
     await hass.async_block_till_done()

@@ -27,6 +27,7 @@ from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_LOCAL_FALLBACK,
     CONF_MAX_ITERATIONS,
     CONF_MODEL,
     CONF_TOOL_TIMEOUT,
@@ -89,6 +90,9 @@ async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> 
                 data={
                     CONF_MODEL: MODEL,
                     CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+                    # These tests hear how failures are told; HA's own agent
+                    # answering instead is tested in test_local_route.py.
+                    CONF_LOCAL_FALLBACK: False,
                     **options,
                 },
                 subentry_type="conversation",

@@ -45,6 +45,7 @@ from .const import (
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_LOCAL_FALLBACK,
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -61,6 +62,7 @@ from .const import (
     DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_ENABLED_TOOLS,
     DEFAULT_HISTORY_TOKENS,
+    DEFAULT_LOCAL_FALLBACK,
     DEFAULT_MAX_CONVERSATIONS,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
@@ -164,6 +166,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_CONVERSATION_EXPIRY: DEFAULT_CONVERSATION_EXPIRY,
         CONF_MAX_CONVERSATIONS: DEFAULT_MAX_CONVERSATIONS,
         CONF_DEVICE_CONTINUITY: DEFAULT_DEVICE_CONTINUITY,
+        CONF_LOCAL_FALLBACK: DEFAULT_LOCAL_FALLBACK,
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
         CONF_CONFIRM_ENTITIES: [],
@@ -377,6 +380,9 @@ def _agent_schema(
             ): _whole_number(low=1, high=10_000),
             probatio.Required(
                 CONF_DEVICE_CONTINUITY, default=DEFAULT_DEVICE_CONTINUITY
+            ): BooleanSelector(),
+            probatio.Required(
+                CONF_LOCAL_FALLBACK, default=DEFAULT_LOCAL_FALLBACK
             ): BooleanSelector(),
             probatio.Required(
                 CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)

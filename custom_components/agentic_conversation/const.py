@@ -42,6 +42,10 @@ MAX_CONVERSATION_EXPIRY: Final = 24 * 60
 DEFAULT_MAX_CONVERSATIONS: Final = 100
 DEFAULT_DEVICE_CONTINUITY: Final = False
 
+# When no LLM answers, Home Assistant's own agent handles the words (no risky actions).
+CONF_LOCAL_FALLBACK: Final = "local_fallback"
+DEFAULT_LOCAL_FALLBACK: Final = True
+
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,

@@ -34,15 +34,19 @@ from .agent import (
     ToolCallFinished,
     ToolCallsRequested,
 )
+from .basic_assistant import async_ask_basic_assistant
 from .chat_history import trim_to_budget
 from .confirmation import asks, async_hold
 from .const import (
+    CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_HISTORY_TOKENS,
+    CONF_LOCAL_FALLBACK,
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
     DEFAULT_HISTORY_TOKENS,
+    DEFAULT_LOCAL_FALLBACK,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
@@ -52,6 +56,7 @@ from .done_actions import actions_done
 from .replies import (
     Fallback,
     Problem,
+    async_phrase,
     async_render,
     async_render_question,
     fallback_for,
@@ -81,6 +86,10 @@ class _TurnRecord:
     """The turn ended on our question about held actions."""
     intents: dict[str, str] = field(default_factory=dict)
     """The intent of each offered intent tool, by offered name."""
+    local_fallback: bool = False
+    """Whether HA's own agent may answer when no LLM does."""
+    try_local: bool = False
+    """No LLM answered and nothing was done or said yet: ask HA's own agent."""
 
 
 async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
@@ -102,6 +111,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         agent_id,
         subentry.data.get(CONF_CONFIRM_PIN) or None,
         intents=intent_types(chat_log.llm_api),
+        local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK),
     )
     try:
         loop = _build_loop(provider, subentry, chat_log)
@@ -126,6 +136,9 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
 
     if record.result is not None and isinstance(record.result.error, LLMAuthError):
         entry.async_start_reauth(hass)
+
+    if record.try_local:
+        await _async_local_route(record, subentry)
 
     if record.fallback is None:
         try:
@@ -284,7 +297,38 @@ async def _finish(
         f": {result.error!r}" if result.error else "",
     )
     record.spoken = await async_render(hass, language, record.fallback)
+    if (
+        record.local_fallback
+        and result.stop_reason in (StopReason.LLM_ERROR, StopReason.DEADLINE)
+        and not result.tool_calls  # never after a tool ran: nothing is done twice
+        and not streamed.strip()
+    ):
+        record.try_local = True  # said after the stream: HA's agent writes the log
+        return
     yield {"role": "assistant", "content": record.spoken}
+
+
+async def _async_local_route(record: _TurnRecord, subentry: ConfigSubentry) -> None:
+    """No LLM answered: HA's own agent, else the failure already put into words."""
+    hass, user_input, chat_log = record.hass, record.user_input, record.chat_log
+    error = record.result.error if record.result else None
+    said = await async_ask_basic_assistant(
+        hass, user_input, chat_log, subentry.data.get(CONF_CONFIRM_ENTITIES) or ()
+    )
+    chat_log.async_trace(
+        {
+            "route": "local" if said is not None else "down",
+            "reason": repr(error) if error else "no answer in time",
+        }
+    )
+    if said is None:
+        await async_say(chat_log, record.agent_id, record.spoken)
+        return
+    LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
+    template = await async_phrase(hass, user_input.language, "local_fallback")
+    record.fallback = None
+    record.spoken = template.replace("{speech}", said)
+    await async_say(chat_log, record.agent_id, record.spoken)
 
 
 def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
