@@ -19,7 +19,8 @@ from .agent import (
     LLMForbiddenError,
     OpenAICompatibleProvider,
 )
-from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, SUBENTRY_CONVERSATION
+from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .tools import async_register_llm_api
 
@@ -38,6 +39,8 @@ class AgenticRuntimeData:
     """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
     models: list[str]
     """The models the server listed at setup."""
+    memory: HouseholdMemory
+    """The facts the connection's agents remember."""
     capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
     """What each agent's model did when probed at setup, by subentry id."""
 
@@ -116,7 +119,22 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
                 "error": redact_url(str(err)),
             },
         ) from err
-    entry.runtime_data = AgenticRuntimeData(client=provider.client, models=models)
+    memory = HouseholdMemory(hass, entry.entry_id)
+    await memory.async_load()
+    # A removed agent's memory goes with it (removing it reloads the connection).
+    await memory.async_keep_pools(
+        [
+            SHARED_POOL,
+            *(
+                subentry.subentry_id
+                for subentry in entry.subentries.values()
+                if subentry.subentry_type == SUBENTRY_CONVERSATION
+            ),
+        ]
+    )
+    entry.runtime_data = AgenticRuntimeData(
+        client=provider.client, models=models, memory=memory
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     # Imported here: it needs AgenticConfigEntry from this module.
@@ -129,6 +147,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
 async def async_unload_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
     """Unload a connection; the HTTP client is HA's and stays open."""
     return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
+    """Forget what the connection's agents remembered."""
+    await HouseholdMemory(hass, entry.entry_id).async_remove()
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

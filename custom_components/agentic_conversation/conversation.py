@@ -23,6 +23,7 @@ from .const import (
     SUBENTRY_CONVERSATION,
 )
 from .conversation_turn import async_run_turn
+from .memory import agent_memory
 from .provider_factory import build_provider
 from .tool_options import AgenticLLMContext, ToolOptions
 
@@ -115,6 +116,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             device_id=user_input.device_id,
             tool_options=ToolOptions.from_options(options),
             gate=gate,
+            memory=agent_memory(self.entry, self.subentry),
         )
         try:
             await chat_log.async_provide_llm_data(
