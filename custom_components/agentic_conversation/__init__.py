@@ -24,7 +24,7 @@ from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .tools import async_register_llm_api
 
-PLATFORMS = (Platform.CONVERSATION,)
+PLATFORMS = (Platform.CONVERSATION, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is not ready.
