@@ -24,6 +24,7 @@ from custom_components.agentic_conversation.const import (
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY_SHARED,
     CONF_MODEL,
     CONF_STREAM,
     CONF_TEMPERATURE,
@@ -426,7 +427,11 @@ async def test_add_and_reconfigure_an_agent(
         for k, v in AGENT_INPUT.items()
         if k not in (CONF_LLM_HASS_API, CONF_WEATHER_ENTITY)
     }
-    assert dict(kitchen.data) == {**expected, CONF_CONFIRM_ENTITIES: []}
+    assert dict(kitchen.data) == {
+        **expected,
+        CONF_CONFIRM_ENTITIES: [],
+        CONF_MEMORY_SHARED: False,
+    }
 
     await hass.async_block_till_done()
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen.subentry_id)

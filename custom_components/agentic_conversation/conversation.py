@@ -23,7 +23,7 @@ from .const import (
     SUBENTRY_CONVERSATION,
 )
 from .conversation_turn import async_run_turn
-from .memory import agent_memory
+from .memory import agent_memory, join_prompts, memory_prompt
 from .provider_factory import build_provider
 from .tool_options import AgenticLLMContext, ToolOptions
 
@@ -118,15 +118,19 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             gate=gate,
             memory=agent_memory(self.entry, self.subentry),
         )
+        # The caller's extra prompt lasts the conversation; facts are read every turn.
+        extra = user_input.extra_system_prompt or chat_log.extra_system_prompt
+        facts = memory_prompt(self.entry, self.subentry, user_input.context.user_id)
         try:
             await chat_log.async_provide_llm_data(
                 llm_context,
                 options.get(CONF_LLM_HASS_API),
                 options.get(CONF_PROMPT),
-                user_input.extra_system_prompt,
+                join_prompts(extra, facts),
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
+        chat_log.extra_system_prompt = extra
         if pending is not None and judgement is not None:
             settled = await async_settle(
                 self.hass,
