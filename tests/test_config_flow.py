@@ -28,6 +28,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY_SHARED,
     CONF_MODEL,
     CONF_STREAM,
     CONF_TEMPERATURE,
@@ -438,6 +439,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_MAX_CONVERSATIONS: 100,
         CONF_DEVICE_CONTINUITY: False,
         CONF_LOCAL_FALLBACK: True,
+        CONF_MEMORY_SHARED: False,
     }
 
     await hass.async_block_till_done()

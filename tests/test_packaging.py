@@ -55,6 +55,8 @@ MANIFEST_REQUIRED = {
     "codeowners",
 }
 # Translation keys HA uses without our code naming them.
+from custom_components.agentic_conversation import PLATFORMS  # noqa: E402
+
 IMPLICIT_KEYS = {
     # ConfigFlow._async_abort_entries_match
     "config.abort.already_configured",
@@ -83,6 +85,11 @@ STRUCTURE = {
     "issues",
     "exceptions",
     "message",
+    # entity names and states: entity.<platform>.<translation_key>.name
+    "entity",
+    "name",
+    "state",
+    *(str(platform) for platform in PLATFORMS),
 }
 
 
@@ -282,8 +289,15 @@ class _Code:
             self.flow_aborts.add(self._value(keywords["reason"], module))
         if function == "async_show_form" and "step_id" in keywords:
             self.shown_steps.add(self._value(keywords["step_id"], module))
+        if function == "MemoryLimitError" and node.args:
+            # Carries its key to a ServiceValidationError (todo.py): checked here.
+            key = self._value(node.args[0], module)
+            assert isinstance(key, str), ast.unparse(node)
+            self.translation_keys.append(("exceptions", key, None))
         if "translation_key" not in keywords:
             return
+        if isinstance(keywords["translation_key"], ast.Attribute):
+            return  # an exception's key (err.key), checked where it is raised
         key = self._value(keywords["translation_key"], module)
         assert isinstance(key, str), ast.unparse(node)
         section = "exceptions"

@@ -21,10 +21,11 @@ from .agent import (
 )
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, SUBENTRY_CONVERSATION
 from .conversation_store import ConversationStore
+from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .tools import async_register_llm_api
 
-PLATFORMS = (Platform.CONVERSATION,)
+PLATFORMS = (Platform.CONVERSATION, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is not ready.
@@ -41,6 +42,8 @@ class AgenticRuntimeData:
     """The models the server listed at setup."""
     conversations: ConversationStore
     """The conversations the connection's agents keep, across restarts."""
+    memory: HouseholdMemory
+    """The facts the connection's agents remember."""
     capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
     """What each agent's model did when probed at setup, by subentry id."""
 
@@ -119,16 +122,22 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
                 "error": redact_url(str(err)),
             },
         ) from err
+    agent_ids = [
+        subentry_id
+        for subentry_id, subentry in entry.subentries.items()
+        if subentry.subentry_type == SUBENTRY_CONVERSATION
+    ]
     conversations = ConversationStore(hass, entry.entry_id)
-    await conversations.async_load(
-        [
-            subentry_id
-            for subentry_id, subentry in entry.subentries.items()
-            if subentry.subentry_type == SUBENTRY_CONVERSATION
-        ]
-    )
+    await conversations.async_load(agent_ids)
+    memory = HouseholdMemory(hass, entry.entry_id)
+    await memory.async_load()
+    # A removed agent's memory goes with it (removing it reloads the connection).
+    await memory.async_keep_pools([SHARED_POOL, *agent_ids])
     entry.runtime_data = AgenticRuntimeData(
-        client=provider.client, models=models, conversations=conversations
+        client=provider.client,
+        models=models,
+        conversations=conversations,
+        memory=memory,
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
@@ -147,8 +156,9 @@ async def async_unload_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> 
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
-    """The connection is deleted: so are its agents' kept conversations."""
+    """The connection is deleted: so are its agents' conversations and memories."""
     await ConversationStore(hass, entry.entry_id).async_remove()
+    await HouseholdMemory(hass, entry.entry_id).async_remove()
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

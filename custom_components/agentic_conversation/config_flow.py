@@ -49,6 +49,7 @@ from .const import (
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
+    CONF_MEMORY_SHARED,
     CONF_MODEL,
     CONF_STREAM,
     CONF_TEMPERATURE,
@@ -66,6 +67,7 @@ from .const import (
     DEFAULT_MAX_CONVERSATIONS,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
+    DEFAULT_MEMORY_SHARED,
     DEFAULT_MODEL,
     DEFAULT_STREAM,
     DEFAULT_TEMPERATURE,
@@ -170,6 +172,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
         CONF_CONFIRM_ENTITIES: [],
+        CONF_MEMORY_SHARED: DEFAULT_MEMORY_SHARED,
     }
 
 
@@ -411,6 +414,9 @@ def _agent_schema(
             ),
             # Pre-filled (masked) on reconfigure, so that saving keeps it.
             probatio.Optional(CONF_CONFIRM_PIN): _PASSWORD,
+            probatio.Required(
+                CONF_MEMORY_SHARED, default=DEFAULT_MEMORY_SHARED
+            ): BooleanSelector(),
         }
     )
     return probatio.Schema(schema)

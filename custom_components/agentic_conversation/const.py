@@ -67,15 +67,25 @@ CONF_ENABLED_TOOLS: Final = "enabled_tools"
 CONF_CONFIRM_ENTITIES: Final = "confirm_entities"
 CONF_CONFIRM_PIN: Final = "confirm_pin"
 
+# Household memory: facts the agent keeps (memory.py); agents that turn sharing on use
+# one memory of their connection instead of their own.
+CONF_MEMORY_SHARED: Final = "memory_shared"
+DEFAULT_MEMORY_SHARED: Final = False
+
 TOOL_SEARCH_ENTITIES: Final = "search_entities"
 TOOL_GET_ENTITY_STATE: Final = "get_entity_state"
 TOOL_CALL_SERVICE: Final = "call_service"
 TOOL_GET_WEATHER: Final = "get_weather"
+TOOL_REMEMBER: Final = "remember"
+TOOL_FORGET: Final = "forget"
+TOOL_RECALL: Final = "recall"
+MEMORY_TOOLS: Final = (TOOL_REMEMBER, TOOL_FORGET, TOOL_RECALL)
 TOOL_NAMES: Final = (
     TOOL_SEARCH_ENTITIES,
     TOOL_GET_ENTITY_STATE,
     TOOL_CALL_SERVICE,
     TOOL_GET_WEATHER,
+    *MEMORY_TOOLS,
 )
 DEFAULT_ENABLED_TOOLS: Final = TOOL_NAMES
 # Domains `call_service` may act on, `domain` or `domain.service` patterns (fnmatch).

@@ -28,6 +28,7 @@ from .const import (
 )
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
+from .memory import agent_memory, join_prompts, memory_prompt
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .tool_options import AgenticLLMContext, ToolOptions
@@ -137,13 +138,17 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             user_input.as_llm_context(DOMAIN),
             ToolOptions.from_options(options),
             gate=gate,
+            memory=agent_memory(self.entry, self.subentry),
         )
+        # The caller's extra prompt lasts the conversation; facts are read every turn.
+        extra = user_input.extra_system_prompt or chat_log.extra_system_prompt
+        facts = memory_prompt(self.entry, self.subentry, user_input.context.user_id)
         try:
             await chat_log.async_provide_llm_data(
                 llm_context,
                 options.get(CONF_LLM_HASS_API),
                 options.get(CONF_PROMPT),
-                user_input.extra_system_prompt,
+                join_prompts(extra, facts),
             )
         except conversation.ConverseError as err:
             if not isinstance(err.__cause__, Unauthorized):
@@ -157,6 +162,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 conversation.AssistantContent(agent_id=self.entity_id, content=speech)
             )
             return _error_result(user_input, speech, chat_log.conversation_id)
+        chat_log.extra_system_prompt = extra
         # The history is ours: it outlives HA's chat log (idle minutes, restarts).
         store = self.entry.runtime_data.conversations
         limits = limits_of(options)

@@ -2,8 +2,8 @@
 
 HA builds an LLM API instance from an `llm.LLMContext`, which names no agent. Our
 agents pass an `AgenticLLMContext` instead, so the `agentic_conversation` API can apply
-the agent's allow-list, weather source and enabled tools; any other caller (another
-integration's agent using our API) gets the defaults.
+the agent's allow-list, weather source and enabled tools, and find its memory; any other
+caller (another integration's agent using our API) gets the defaults, and no memory.
 """
 
 from collections.abc import Mapping
@@ -20,6 +20,7 @@ from .const import (
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_ENABLED_TOOLS,
 )
+from .memory import AgentMemory
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +47,11 @@ class ToolOptions:
 
 @dataclass(slots=True)
 class AgenticLLMContext(llm.LLMContext):
-    """An LLM context that also carries the agent's tool options and its turn's gate."""
+    """An LLM context that also carries the agent's tool options, gate and memory."""
 
     tool_options: ToolOptions = field(default_factory=ToolOptions)
     gate: ConfirmationGate | None = None
+    memory: AgentMemory | None = None
 
     @classmethod
     def extending(
@@ -58,6 +60,7 @@ class AgenticLLMContext(llm.LLMContext):
         tool_options: ToolOptions,
         *,
         gate: ConfirmationGate | None = None,
+        memory: AgentMemory | None = None,
     ) -> Self:
         """HA's context, as HA builds it (every field of its release), with ours.
 
@@ -65,7 +68,7 @@ class AgenticLLMContext(llm.LLMContext):
         the agent (`agent_id`).
         """
         inherited = {item.name: getattr(base, item.name) for item in fields(base)}
-        return cls(**inherited, tool_options=tool_options, gate=gate)
+        return cls(**inherited, tool_options=tool_options, gate=gate, memory=memory)
 
 
 def gate_of(llm_context: llm.LLMContext) -> ConfirmationGate | None:
@@ -80,3 +83,10 @@ def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:
     if isinstance(llm_context, AgenticLLMContext):
         return llm_context.tool_options
     return ToolOptions()
+
+
+def memory_of(llm_context: llm.LLMContext) -> AgentMemory | None:
+    """The memory of our agent behind this context; None for any other caller."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.memory
+    return None

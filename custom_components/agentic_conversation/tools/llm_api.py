@@ -3,8 +3,9 @@
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..const import LLM_API_ID
-from ..tool_options import tool_options_of
+from ..const import LLM_API_ID, MEMORY_TOOLS
+from ..tool_options import memory_of, tool_options_of
+from .memory import ForgetTool, RecallTool, RememberTool
 from .search import SearchEntitiesTool
 from .services import CallServiceTool
 from .state import GetEntityStateTool
@@ -17,10 +18,14 @@ API_PROMPT = (
     "devices can be found or controlled. get_weather answers weather questions for "
     "home or any place in the world."
 )
+MEMORY_PROMPT = (
+    "When the user asks you to remember something for later, save it with remember "
+    "as one short sentence; forget removes a fact, recall lists them."
+)
 
 
 class AgenticToolsAPI(llm.API):
-    """search_entities, get_entity_state, call_service and get_weather."""
+    """search_entities, get_entity_state, call_service, get_weather and memory."""
 
     def __init__(self, hass: HomeAssistant) -> None:
         """Register under our id."""
@@ -38,9 +43,15 @@ class AgenticToolsAPI(llm.API):
                 GetEntityStateTool(),
                 CallServiceTool(),
                 GetWeatherTool(),
+                RememberTool(),
+                ForgetTool(),
+                RecallTool(),
             )
             if tool.name in enabled
         ]
+        prompt = API_PROMPT
+        if memory_of(llm_context) is not None and enabled & set(MEMORY_TOOLS):
+            prompt = f"{API_PROMPT} {MEMORY_PROMPT}"
         return llm.APIInstance(
-            api=self, api_prompt=API_PROMPT, llm_context=llm_context, tools=tools
+            api=self, api_prompt=prompt, llm_context=llm_context, tools=tools
         )
