@@ -41,6 +41,7 @@ from .const import (
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONTEXT_WINDOW,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
@@ -54,6 +55,7 @@ from .const import (
     DEFAULT_AGENT_NAME,
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_BASE_URL,
+    DEFAULT_CONTEXT_WINDOW,
     DEFAULT_ENABLED_TOOLS,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_MAX_ITERATIONS,
@@ -153,6 +155,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
+        CONF_CONTEXT_WINDOW: DEFAULT_CONTEXT_WINDOW,
         CONF_STREAM: DEFAULT_STREAM,
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
@@ -294,6 +297,8 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                     errors[CONF_CONFIRM_PIN] = "invalid_pin"
             if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
                 errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
+            if user_input[CONF_CONTEXT_WINDOW] <= user_input[CONF_MAX_TOKENS]:
+                errors[CONF_CONTEXT_WINDOW] = "context_window_too_small"
             if not errors:
                 if is_new:
                     name = user_input.pop(CONF_NAME)
@@ -358,6 +363,9 @@ def _agent_schema(
             probatio.Required(
                 CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
             ): _whole_number(low=0, high=1_000_000, step=100),
+            probatio.Required(
+                CONF_CONTEXT_WINDOW, default=DEFAULT_CONTEXT_WINDOW
+            ): _whole_number(low=512, high=10_000_000),
             probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
             probatio.Required(
                 CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)
