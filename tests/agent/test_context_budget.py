@@ -286,15 +286,28 @@ def test_fair_cap() -> None:
     assert fair_cap([10, 100], -5) == 0
 
 
-def test_the_fitter_shortens_history_once() -> None:
-    """One fitter serves every request of a turn; its short history is computed once."""
-    fitter = ContextFitter([system_message("s"), *history(30, "v" * 2000)], TOOLS, 8000)
-    first = fitter.short_exchanges()
+def test_the_fitter_shortens_only_the_history_it_looks_at() -> None:
+    """A long history and a small window: only the newest exchanges are shortened."""
+    fitter = ContextFitter([system_message("s"), *history(30, "v" * 2000)], TOOLS, 3000)
 
-    fitter.fit(this_turn())
-    fitter.fit(this_turn("r" * 3000))
+    first = fitter.fit(this_turn())
+    again = fitter.fit(this_turn("r" * 3000))
 
-    assert fitter.short_exchanges() is first
+    looked_at = len(fitter.shortened)
+    assert 1 < looked_at < 10
+    assert first[1]["role"] == again[1]["role"] == "user"
+    assert total(first, TOOLS) <= 3000
+    assert total(again, TOOLS) <= 3000
+
+
+def test_list_size_is_the_sum_of_message_sizes() -> None:
+    """One encoding of the list counts the same as the messages one by one."""
+    messages = [system_message('ü "x"'), *history(3), *this_turn("é" * 40)]
+
+    assert total(messages, []) == sum(message_size(m) for m in messages)
+    assert ContextFitter(messages, [], 0).history_size == sum(
+        message_size(m) for m in messages[1:]
+    )
 
 
 class RecordingProvider(ScriptedProvider):
