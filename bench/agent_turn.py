@@ -29,7 +29,11 @@ from homeassistant.core import Context, HomeAssistant  # noqa: E402
 from homeassistant.helpers import llm  # noqa: E402
 
 from bench.harness import add_agent, expose_sensors, home_with_server, machine  # noqa: E402
-from custom_components.agentic_conversation.const import CONF_STREAM, LLM_API_ID  # noqa: E402
+from custom_components.agentic_conversation.const import (  # noqa: E402
+    CONF_CONTEXT_WINDOW,
+    CONF_STREAM,
+    LLM_API_ID,
+)
 from tests.across_releases import open_chat_session  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply  # noqa: E402
 
@@ -127,9 +131,13 @@ async def request_size() -> dict[str, dict[int, int]]:
     }
     sizes: dict[str, dict[int, int]] = {name: {} for name in configs}
     async with home_with_server() as (hass, server):
+        # A window big enough for any of them: this measures what would be sent.
         agents = {
             name: await add_agent(
-                hass, server, {CONF_LLM_HASS_API: apis} if apis else None
+                hass,
+                server,
+                {CONF_CONTEXT_WINDOW: 1_000_000}
+                | ({CONF_LLM_HASS_API: apis} if apis else {}),
             )
             for name, apis in configs.items()
         }
@@ -139,7 +147,9 @@ async def request_size() -> dict[str, dict[int, int]]:
             exposed = count
             for name, agent in agents.items():
                 server.script([Reply.text("ok")])
+                before = len(server.requests)
                 await _turn(hass, agent)
+                assert len(server.requests) == before + 1, "the LLM was not asked"
                 sizes[name][count] = _sent_size(server)
     return sizes
 

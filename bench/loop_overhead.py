@@ -6,6 +6,9 @@
    events, dispatching and wrapping the tool result.
 2. The tool phase of 3 concurrent tools sleeping 200 ms each, as a ratio to 200 ms
    (1.00 would be perfect concurrency; 3.00 sequential execution).
+3. Fitting requests into the context window: time per turn (a tool call, then the
+   answer) with a 50-exchange history, without a window, with one it all fits in, and
+   with a small one (history results shortened, old exchanges dropped).
 
 Run: scripts/run python bench/loop_overhead.py [--turns N]
 """
@@ -131,6 +134,50 @@ async def tool_phase(rounds: int) -> list[float]:
     return ratios
 
 
+def long_history(exchanges: int) -> list[Message]:
+    """Earlier exchanges: question, tool call, a 600-character result, answer."""
+    history: list[Message] = []
+    for n in range(exchanges):
+        history += [
+            {"role": "user", "content": f"question {n}: is the porch light on?"},
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": f"h{n}",
+                        "type": "function",
+                        "function": {"name": "tool_1", "arguments": '{"n": 1}'},
+                    }
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": f"h{n}",
+                "content": f'{{"success": true, "result": "{"state " * 100}"}}',
+            },
+            {"role": "assistant", "content": f"Answer {n}: yes, it is on."},
+        ]
+    return history
+
+
+async def fitting(turns: int, context_tokens: int | None) -> tuple[float, float]:
+    """Median and 90th percentile µs per turn of 2 LLM calls, 50-exchange history."""
+    limits = LoopLimits(context_tokens=context_tokens, answer_tokens=1024)
+    loop = AgenticLoop(
+        ZeroLatencyProvider(1, 1), instant_tool, limits, system_prompt="You are a bot."
+    )
+    history = long_history(50)
+    per_turn: list[float] = []
+    for _ in range(turns // 10):  # warm-up
+        await loop.run("turn it off", history, TOOLS)
+    for _ in range(turns):
+        start = time.perf_counter()
+        await loop.run("turn it off", history, TOOLS)
+        per_turn.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(per_turn), statistics.quantiles(per_turn, n=10)[8]
+
+
 async def main(turns: int) -> None:
     """Run and print the figures."""
     print(
@@ -152,6 +199,16 @@ async def main(turns: int) -> None:
         f"median {statistics.median(ratios):.3f} × 200 ms"
         f" (min {min(ratios):.3f}, max {max(ratios):.3f})"
     )
+    for label, window in (
+        ("no window", None),
+        ("128000-token window, all fits", 128_000),
+        ("4096-token window, trimmed", 4096),
+    ):
+        median, p90 = await fitting(turns // 4, window)
+        print(
+            f"turn with a 50-exchange history, {label}:"
+            f" median {median:7.1f} µs/turn, p90 {p90:7.1f} µs"
+        )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONTEXT_WINDOW,
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
@@ -396,6 +397,7 @@ AGENT_INPUT: dict[str, Any] = {
     CONF_TEMPERATURE: 0.2,
     CONF_MAX_TOKENS: 300,
     CONF_HISTORY_TOKENS: 2000,
+    CONF_CONTEXT_WINDOW: 4096,
     CONF_STREAM: False,
     CONF_ENABLED_TOOLS: ["get_weather"],
     CONF_ALLOWED_SERVICES: ["light", "cover.open_cover"],
@@ -420,6 +422,12 @@ async def test_add_and_reconfigure_an_agent(
     )
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {CONF_TURN_TIMEOUT: "turn_timeout_too_short"}
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_NAME: "Kitchen", **AGENT_INPUT, CONF_MAX_TOKENS: 4096}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_CONTEXT_WINDOW: "context_window_too_small"}
 
     result = await hass.config_entries.subentries.async_configure(
         result["flow_id"], {CONF_NAME: "Kitchen", **AGENT_INPUT}
@@ -477,6 +485,7 @@ async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
         CONF_TURN_TIMEOUT: 30.0,
         CONF_MAX_TOKENS: 1024.0,
         CONF_HISTORY_TOKENS: 2000.0,
+        CONF_CONTEXT_WINDOW: 4096.0,
     }
 
     result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)

@@ -212,7 +212,7 @@ async def test_entries_saved_by_older_versions_are_migrated(
     assert {
         key: (options[key], type(options[key]))
         for key in INTEGER_OPTIONS
-        if key in options
+        if key in options  # context_window came after 1.1
     } == {
         CONF_MAX_ITERATIONS: (10, int),
         CONF_TOOL_TIMEOUT: (10, int),

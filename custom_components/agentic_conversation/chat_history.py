@@ -10,11 +10,7 @@ import json
 
 from homeassistant.components import conversation
 
-from .agent import Message
-
-# Rough size of a token in characters, to turn a token budget into characters without a
-# model-specific tokenizer.
-CHARS_PER_TOKEN = 4
+from .agent import CHARS_PER_TOKEN, Message
 
 
 def content_to_messages(content: Sequence[conversation.Content]) -> list[Message]:

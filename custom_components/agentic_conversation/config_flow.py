@@ -41,6 +41,7 @@ from .const import (
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONTEXT_WINDOW,
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
@@ -59,6 +60,7 @@ from .const import (
     DEFAULT_AGENT_NAME,
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_BASE_URL,
+    DEFAULT_CONTEXT_WINDOW,
     DEFAULT_CONVERSATION_EXPIRY,
     DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_ENABLED_TOOLS,
@@ -164,6 +166,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
+        CONF_CONTEXT_WINDOW: DEFAULT_CONTEXT_WINDOW,
         CONF_STREAM: DEFAULT_STREAM,
         CONF_CONVERSATION_EXPIRY: DEFAULT_CONVERSATION_EXPIRY,
         CONF_MAX_CONVERSATIONS: DEFAULT_MAX_CONVERSATIONS,
@@ -310,6 +313,8 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                     errors[CONF_CONFIRM_PIN] = "invalid_pin"
             if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
                 errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
+            if user_input[CONF_CONTEXT_WINDOW] <= user_input[CONF_MAX_TOKENS]:
+                errors[CONF_CONTEXT_WINDOW] = "context_window_too_small"
             if not errors:
                 if is_new:
                     name = user_input.pop(CONF_NAME)
@@ -374,6 +379,9 @@ def _agent_schema(
             probatio.Required(
                 CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
             ): _whole_number(low=0, high=1_000_000, step=100),
+            probatio.Required(
+                CONF_CONTEXT_WINDOW, default=DEFAULT_CONTEXT_WINDOW
+            ): _whole_number(low=512, high=10_000_000),
             probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
             probatio.Required(
                 CONF_CONVERSATION_EXPIRY, default=DEFAULT_CONVERSATION_EXPIRY

@@ -20,6 +20,7 @@ CONF_TURN_TIMEOUT: Final = "turn_timeout"
 CONF_TEMPERATURE: Final = "temperature"
 CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_HISTORY_TOKENS: Final = "history_tokens"
+CONF_CONTEXT_WINDOW: Final = "context_window"
 CONF_STREAM: Final = "stream"
 
 DEFAULT_MODEL: Final = "gpt-4o-mini"
@@ -29,6 +30,8 @@ DEFAULT_TURN_TIMEOUT: Final = 60
 DEFAULT_TEMPERATURE: Final = 0.7
 DEFAULT_MAX_TOKENS: Final = 1024
 DEFAULT_HISTORY_TOKENS: Final = 4000
+# Tokens; a common size for local servers (llama.cpp, Ollama with a raised num_ctx).
+DEFAULT_CONTEXT_WINDOW: Final = 16384
 DEFAULT_STREAM: Final = True
 # Options stored and sent as whole numbers (timeouts in seconds), though UI number
 # fields give floats: servers reject e.g. "max_tokens": 1024.0.
@@ -54,6 +57,7 @@ INTEGER_OPTIONS: Final = (
     CONF_HISTORY_TOKENS,
     CONF_CONVERSATION_EXPIRY,
     CONF_MAX_CONVERSATIONS,
+    CONF_CONTEXT_WINDOW,
 )
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options

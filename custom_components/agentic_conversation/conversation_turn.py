@@ -40,14 +40,18 @@ from .confirmation import asks, async_hold
 from .const import (
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
+    CONF_CONTEXT_WINDOW,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
     CONF_MAX_ITERATIONS,
+    CONF_MAX_TOKENS,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    DEFAULT_CONTEXT_WINDOW,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_LOCAL_FALLBACK,
     DEFAULT_MAX_ITERATIONS,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
     LOGGER,
@@ -186,6 +190,10 @@ def _build_loop(
             ),
             tool_timeout=float(options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
             turn_timeout=turn_timeout,
+            context_tokens=int(
+                options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW)
+            ),
+            answer_tokens=int(options.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
         ),
         system_prompt=system.content
         if isinstance(system, conversation.SystemContent)

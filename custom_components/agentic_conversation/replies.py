@@ -44,6 +44,7 @@ class Problem(StrEnum):
     ITERATION_CAP = "iteration_cap"
     REFUSED = "refused"
     CUT_OFF = "cut_off"
+    CONTEXT_TOO_SMALL = "context_too_small"
     EMPTY_ANSWER = "empty_answer"
     UNEXPECTED = "unexpected"
     CONVERSATION_BUSY = "conversation_busy"
@@ -106,6 +107,8 @@ def fallback_for(
         return Fallback(Problem.REFUSED, done)
     if result.stop_reason is StopReason.CUT_OFF:
         return Fallback(Problem.CUT_OFF, done)
+    if result.stop_reason is StopReason.CONTEXT_TOO_SMALL:
+        return Fallback(Problem.CONTEXT_TOO_SMALL, done)
     if result.stop_reason is StopReason.DEADLINE:
         return Fallback(Problem.LLM_TIMEOUT, done)
     if result.stop_reason is StopReason.LLM_ERROR:

@@ -65,6 +65,8 @@ def test_public_api() -> None:
         tool_timeout=10.0,
         turn_timeout=60.0,
         max_tool_result_chars=8000,
+        context_tokens=None,
+        answer_tokens=0,
     )
     assert [r.value for r in agent.StopReason] == [
         "final",
@@ -75,6 +77,7 @@ def test_public_api() -> None:
         "refused",
         "cut_off",
         "confirmation",
+        "context_too_small",
     ]
 
 

@@ -4,6 +4,7 @@ The HA layer gives it a provider, a tool dispatcher and the history, and turns i
 events into chat-log entries.
 """
 
+from .context_budget import CHARS_PER_TOKEN
 from .errors import (
     LLMAuthError,
     LLMBadRequestError,
@@ -38,6 +39,7 @@ from .result import LoopResult, StopReason
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
 
 __all__ = [
+    "CHARS_PER_TOKEN",
     "AgenticLoop",
     "DeltaCallback",
     "EndpointCapabilities",

@@ -19,6 +19,7 @@ import logging
 import time
 
 from .composition import FINAL_ANSWER_INSTRUCTION, compose, summarize
+from .context_budget import ContextTooSmallError
 from .errors import LLMError, LLMTimeoutError
 from .events import (
     LLMCallStarted,
@@ -28,7 +29,7 @@ from .events import (
     ToolCallsRequested,
 )
 from .limits import LoopLimits
-from .messages import Message, canonical_arguments, user_message, with_system_prompt
+from .messages import Message, canonical_arguments, user_message
 from .provider import LLMProvider, LLMResponse
 from .result import LoopResult, StopReason
 from .tool_calls import (
@@ -122,7 +123,7 @@ class AgenticLoop:
                 stop reason CANCELLED was emitted first.
         """
         loop = asyncio.get_running_loop()
-        turn = Turn(with_system_prompt(history, self._system_prompt), user_text, tools)
+        turn = Turn(history, self._system_prompt, user_text, tools, self._limits)
         deadline = loop.time() + self._limits.turn_timeout
 
         async def emit(event: LoopEvent) -> None:
@@ -150,6 +151,8 @@ class AgenticLoop:
                 await self._deadline(turn, error, emit)
             except _DeadlineReached as reached:
                 await self._deadline(turn, reached.error, emit)
+            except ContextTooSmallError:
+                turn.fail(StopReason.CONTEXT_TOO_SMALL, None)
         except asyncio.CancelledError:
             _LOGGER.debug("Turn cancelled after %d iterations", turn.iterations)
             for event in turn.close_tool_phase(CANCELLED_ERROR):
@@ -257,11 +260,12 @@ class AgenticLoop:
     ) -> LLMResponse:
         """One LLM call, given the time left in the turn."""
         loop = asyncio.get_running_loop()
+        messages = turn.outgoing(extra)  # before counting: a call that cannot be made
         turn.iterations += 1
         await emit(LLMCallStarted(turn.iterations))
         try:
             response = await self._provider.complete(
-                turn.outgoing(extra),
+                messages,
                 turn.tools,
                 tool_choice=tool_choice,
                 on_delta=on_delta,

@@ -27,6 +27,8 @@ class StopReason(StrEnum):
     """The answer ran out of tokens before any text; `text` says so."""
     CONFIRMATION = "confirmation"
     """A tool call was held for the user's confirmation; the turn asks, not answers."""
+    CONTEXT_TOO_SMALL = "context_too_small"
+    """Not even the system prompt, the tools and this turn fit the context window."""
 
 
 @dataclass(slots=True)
@@ -36,7 +38,7 @@ class LoopResult:
     Attributes:
         text: The final answer; after the iteration cap possibly a summary of what was
             and was not done; our own English words for REFUSED and CUT_OFF; "" for
-            deadline, cancellation, confirmation and LLM errors.
+            deadline, cancellation, confirmation, a too small context and LLM errors.
         messages: What this turn adds to history: the user message, the assistant
             tool-call messages each followed by one tool message per call, and the final
             assistant message if there is one.

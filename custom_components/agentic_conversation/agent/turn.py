@@ -4,14 +4,17 @@ from collections import Counter
 from collections.abc import Sequence
 import time
 
+from .context_budget import ContextFitter, budget_chars
 from .errors import LLMError
 from .events import ToolCallFinished
+from .limits import LoopLimits
 from .messages import (
     Message,
     assistant_message,
     canonical_arguments,
     tool_message,
     user_message,
+    with_system_prompt,
 )
 from .provider import ToolCall
 from .result import LoopResult, StopReason
@@ -33,10 +36,24 @@ class Turn:
     """The mutable state of one turn of the loop."""
 
     def __init__(
-        self, prefix: list[Message], user_text: str, tools: Sequence[ToolSpec]
+        self,
+        history: Sequence[Message],
+        system_prompt: str | None,
+        user_text: str,
+        tools: Sequence[ToolSpec],
+        limits: LoopLimits = LoopLimits(),
     ) -> None:
-        """Start a turn: prefix is what precedes it (system prompt, history)."""
-        self.prefix = prefix
+        """Start a turn after the history, under the limits' context window."""
+        self.prefix = with_system_prompt(history, system_prompt)
+        self.fitter = (
+            None
+            if limits.context_tokens is None
+            else ContextFitter(
+                self.prefix,
+                tools,
+                budget_chars(limits.context_tokens, limits.answer_tokens),
+            )
+        )
         self.messages: list[Message] = [user_message(user_text)]
         self.tools = tools
         self.offered = frozenset(tool.name for tool in tools)
@@ -57,8 +74,14 @@ class Turn:
         self.reported: list[bool] = []
 
     def outgoing(self, extra: Sequence[Message] = ()) -> list[Message]:
-        """The messages to send to the LLM now."""
-        return [*self.prefix, *self.messages, *extra]
+        """The messages to send to the LLM now, fitted to the context window.
+
+        Raises:
+            ContextTooSmallError: Not even this turn's messages fit.
+        """
+        if self.fitter is None:
+            return [*self.prefix, *self.messages, *extra]
+        return self.fitter.fit([*self.messages, *extra])
 
     def open_tool_phase(self, text: str, calls: list[ToolCall]) -> None:
         """Append the assistant tool-call message; results are filled in as they come."""
