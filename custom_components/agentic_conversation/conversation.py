@@ -12,6 +12,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
 from .agent import Message, OpenAICompatibleProvider
+from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
 from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
 from .confirmation_turn import Judgement, Verdict, async_settle, judge
@@ -218,6 +219,27 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             )
             if settled is not None:
                 return settled
+        capabilities = self.entry.runtime_data.capabilities.get(
+            self.subentry.subentry_id
+        )
+        if (
+            capabilities is not None
+            and capabilities.tools is False
+            and chat_log.llm_api
+        ):
+            # A model that cannot act must not be the one that says it did: commands
+            # go to HA's own agent first, only what it does not understand to the LLM.
+            said = await async_ask_basic_assistant(
+                self.hass,
+                user_input,
+                chat_log,
+                options.get(CONF_CONFIRM_ENTITIES) or (),
+            )
+            if said is not None:
+                chat_log.async_trace(
+                    {"route": "local", "reason": "the model ignores tools"}
+                )
+                return conversation.async_get_result_from_chat_log(user_input, chat_log)
         return await async_run_turn(
             self.hass,
             self.entry,
