@@ -145,6 +145,7 @@ FAULTS = {
 async def test_the_light_goes_on_whatever_the_llm_does(
     home: HomeAssistant,
     fake_llm: FakeLLM,
+    *,
     fault: str,
     language: str,
     text: str,
