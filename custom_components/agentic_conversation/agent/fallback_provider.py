@@ -90,6 +90,7 @@ class FallbackProvider:
             error = type(last)(
                 reason, status_code=last.status_code, retry_after=last.retry_after
             )
+            failure = None  # already recorded as the last error
         else:
             watch = StreamWatch(on_delta)
             try:
@@ -113,7 +114,7 @@ class FallbackProvider:
                 breaker.record_failure(err)
                 if self._on_primary_error is not None:
                     self._on_primary_error(err)
-                error, reason = err, f"primary failed: {err}"
+                error, reason, failure = err, f"primary failed: {err}", str(err)
             else:
                 breaker.record_success()
                 state.report(Route.OK)
@@ -126,9 +127,10 @@ class FallbackProvider:
             None if timeout is None else timeout - (clock() - started),
             error,
             reason,
+            failure,
         )
 
-    async def _fall_back(  # noqa: PLR0913, PLR0917 - the call, and why
+    async def _fall_back(  # noqa: PLR0913, PLR0917 - the call, and why it falls back
         self,
         messages: Sequence[Message],
         tools: Sequence[ToolSpec],
@@ -137,11 +139,12 @@ class FallbackProvider:
         left: float | None,
         error: LLMError,
         reason: str,
+        failure: str | None,
     ) -> LLMResponse:
         """Ask the fallback model in the time left; report the route either way."""
         state = self._state
         if self._fallback is None or (left is not None and left < MIN_ATTEMPT_TIME):
-            state.report(Route.DOWN, reason=reason, error=str(error))
+            state.report(Route.DOWN, reason=reason, error=failure)
             raise error
         _LOGGER.info("Asking the fallback model (%s)", reason)
         try:
@@ -156,5 +159,5 @@ class FallbackProvider:
             _LOGGER.warning("The fallback model failed too: %s", err)
             state.report(Route.DOWN, reason=reason, error=f"fallback failed: {err}")
             raise
-        state.report(Route.FALLBACK, reason=reason, error=str(error))
+        state.report(Route.FALLBACK, reason=reason, error=failure)
         return response
