@@ -57,6 +57,7 @@ class Reply:
     events: tuple[Any, ...] = ()
     done: bool = True
     cut: str = "connection"
+    pause: float = 0.0
 
     @classmethod
     def text(
@@ -158,9 +159,18 @@ class Reply:
         )
 
     @classmethod
-    def sse(cls, events: Sequence[dict[str, Any] | str], *, done: bool = True) -> Reply:
-        """A stream of exactly these events (dicts as JSON), then [DONE] if done."""
-        return cls("sse", events=tuple(events), done=done)
+    def sse(
+        cls,
+        events: Sequence[dict[str, Any] | str],
+        *,
+        done: bool = True,
+        pause: float = 0.0,
+    ) -> Reply:
+        """A stream of exactly these events (dicts as JSON), then [DONE] if done.
+
+        A pause (seconds) is made after the first event, as a slow model's would be.
+        """
+        return cls("sse", events=tuple(events), done=done, pause=pause)
 
 
 def closed_port_url() -> str:
@@ -334,7 +344,9 @@ class FakeLLM:
             text = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
             return web.Response(text=text, status=reply.status, headers=reply.headers)
         if reply.kind == "sse":
-            return await self._stream(request, reply.events, done=reply.done)
+            return await self._stream(
+                request, reply.events, done=reply.done, pause=reply.pause
+            )
         if reply.kind == "truncated":
             return await self._truncated(request, reply)
         stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
@@ -343,14 +355,21 @@ class FakeLLM:
         return web.json_response(_completion(reply))
 
     async def _stream(
-        self, request: web.Request, events: Iterable[Any], *, done: bool
+        self,
+        request: web.Request,
+        events: Iterable[Any],
+        *,
+        done: bool,
+        pause: float = 0.0,
     ) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         self.stream_started_at.append(time.perf_counter())
-        for event in events:
+        for index, event in enumerate(events):
             data = event if isinstance(event, str) else json.dumps(event)
             await response.write(f"data: {data}\n\n".encode())
+            if index == 0 and pause:
+                await asyncio.sleep(pause)
         if done:
             await response.write(b"data: [DONE]\n\n")
         await response.write_eof()

@@ -24,6 +24,7 @@ from custom_components.agentic_conversation.const import (
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
+    CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
     CONF_MAX_CONVERSATIONS,
@@ -448,6 +449,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_DEVICE_CONTINUITY: False,
         CONF_LOCAL_FALLBACK: True,
         CONF_MEMORY_SHARED: False,
+        CONF_FIRST_TOKEN_TIMEOUT: 5,
     }
 
     await hass.async_block_till_done()
@@ -486,6 +488,7 @@ async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
         CONF_MAX_TOKENS: 1024.0,
         CONF_HISTORY_TOKENS: 2000.0,
         CONF_CONTEXT_WINDOW: 4096.0,
+        CONF_FIRST_TOKEN_TIMEOUT: 5.0,
     }
 
     result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)

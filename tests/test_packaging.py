@@ -89,6 +89,7 @@ STRUCTURE = {
     "entity",
     "name",
     "state",
+    "state_attributes",
     *(str(platform) for platform in PLATFORMS),
 }
 

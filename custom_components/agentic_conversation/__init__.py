@@ -18,6 +18,7 @@ from .agent import (
     LLMError,
     LLMForbiddenError,
     OpenAICompatibleProvider,
+    RouteState,
 )
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, SUBENTRY_CONVERSATION
 from .conversation_store import ConversationStore
@@ -25,7 +26,7 @@ from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .tools import async_register_llm_api
 
-PLATFORMS = (Platform.CONVERSATION, Platform.TODO)
+PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is not ready.
@@ -46,6 +47,8 @@ class AgenticRuntimeData:
     """The facts the connection's agents remember."""
     capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
     """What each agent's model did when probed at setup, by subentry id."""
+    routes: dict[str, RouteState] = field(default_factory=dict)
+    """Who answers each agent (primary, fallback...), by subentry id."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
@@ -139,6 +142,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         conversations=conversations,
         memory=memory,
     )
+    # Imported here: it needs AgenticConfigEntry from this module.
+    from .routes import async_setup_routes  # noqa: PLC0415
+
+    async_setup_routes(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     # Imported here: it needs AgenticConfigEntry from this module.

@@ -45,6 +45,8 @@ from .const import (
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
+    CONF_FALLBACK_MODEL,
+    CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
     CONF_MAX_CONVERSATIONS,
@@ -64,6 +66,7 @@ from .const import (
     DEFAULT_CONVERSATION_EXPIRY,
     DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_ENABLED_TOOLS,
+    DEFAULT_FIRST_TOKEN_TIMEOUT,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_LOCAL_FALLBACK,
     DEFAULT_MAX_CONVERSATIONS,
@@ -82,6 +85,7 @@ from .const import (
     SUBENTRY_CONVERSATION,
     TOOL_NAMES,
 )
+from .provider_factory import fallback_choices
 from .redact import redact_url
 
 # Listing models is all validation needs; a server that takes longer is not usable.
@@ -304,8 +308,9 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         is_new = self.source == "user"
         errors: dict[str, str] = {}
         if user_input is not None:
-            if not user_input.get(CONF_LLM_HASS_API):
-                user_input.pop(CONF_LLM_HASS_API, None)
+            for optional in (CONF_LLM_HASS_API, CONF_FALLBACK_MODEL):
+                if not user_input.get(optional):
+                    user_input.pop(optional, None)
             # An empty PIN means none: it is not stored.
             if pin := str(user_input.pop(CONF_CONFIRM_PIN, None) or "").strip():
                 user_input[CONF_CONFIRM_PIN] = pin
@@ -357,6 +362,14 @@ def _agent_schema(
                     options=sorted(models), custom_value=True, sort=False
                 )
             ),
+            probatio.Optional(CONF_FALLBACK_MODEL): SelectSelector(
+                SelectSelectorConfig(
+                    options=fallback_choices(hass), custom_value=True, sort=False
+                )
+            ),
+            probatio.Required(
+                CONF_FIRST_TOKEN_TIMEOUT, default=DEFAULT_FIRST_TOKEN_TIMEOUT
+            ): _whole_number(low=0, high=120, unit="s"),
             probatio.Optional(CONF_PROMPT): TemplateSelector(),
             probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
                 SelectSelectorConfig(options=apis, multiple=True)

@@ -44,6 +44,11 @@ DEFAULT_CONVERSATION_EXPIRY: Final = 5
 MAX_CONVERSATION_EXPIRY: Final = 24 * 60
 DEFAULT_MAX_CONVERSATIONS: Final = 100
 DEFAULT_DEVICE_CONTINUITY: Final = False
+# A fallback model, "<connection entry id>:<model>" or a model of the agent's own
+# connection, used when the primary says nothing for first_token_timeout seconds.
+CONF_FALLBACK_MODEL: Final = "fallback_model"
+CONF_FIRST_TOKEN_TIMEOUT: Final = "first_token_timeout"
+DEFAULT_FIRST_TOKEN_TIMEOUT: Final = 5
 
 # When no LLM answers, Home Assistant's own agent handles the words (no risky actions).
 CONF_LOCAL_FALLBACK: Final = "local_fallback"
@@ -58,6 +63,7 @@ INTEGER_OPTIONS: Final = (
     CONF_CONVERSATION_EXPIRY,
     CONF_MAX_CONVERSATIONS,
     CONF_CONTEXT_WINDOW,
+    CONF_FIRST_TOKEN_TIMEOUT,
 )
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options

@@ -11,7 +11,7 @@ from homeassistant.helpers import device_registry as dr, intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
-from .agent import Message, OpenAICompatibleProvider
+from .agent import LLMProvider, Message
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
 from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
@@ -55,9 +55,20 @@ async def async_setup_entry(
         if subentry.subentry_type != SUBENTRY_CONVERSATION:
             continue
         async_add_entities(
-            [AgenticConversationEntity(entry, subentry)],
+            [AgenticConversationEntity(hass, entry, subentry)],
             config_subentry_id=subentry.subentry_id,
         )
+
+
+def agent_device_info(subentry: ConfigSubentry) -> dr.DeviceInfo:
+    """The device of an agent: its conversation entity and its route sensor."""
+    return dr.DeviceInfo(
+        identifiers={(DOMAIN, subentry.subentry_id)},
+        name=subentry.title,
+        manufacturer="Agentic Conversation",
+        model=subentry.data.get(CONF_MODEL),
+        entry_type=dr.DeviceEntryType.SERVICE,
+    )
 
 
 class AgenticConversationEntity(conversation.ConversationEntity):
@@ -67,25 +78,24 @@ class AgenticConversationEntity(conversation.ConversationEntity):
     _attr_name = None
     _attr_supports_streaming = True
 
-    def __init__(self, entry: AgenticConfigEntry, subentry: ConfigSubentry) -> None:
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        entry: AgenticConfigEntry,
+        subentry: ConfigSubentry,
+    ) -> None:
         """Set up the agent of a subentry."""
         self.entry = entry
         self.subentry = subentry
         self._attr_unique_id = subentry.subentry_id
-        self._attr_device_info = dr.DeviceInfo(
-            identifiers={(DOMAIN, subentry.subentry_id)},
-            name=subentry.title,
-            manufacturer="Agentic Conversation",
-            model=subentry.data.get(CONF_MODEL),
-            entry_type=dr.DeviceEntryType.SERVICE,
-        )
+        self._attr_device_info = agent_device_info(subentry)
         if subentry.data.get(CONF_LLM_HASS_API):
             self._attr_supported_features = (
                 conversation.ConversationEntityFeature.CONTROL
             )
         # One provider per agent, over the connection's shared client; the entity is
         # rebuilt when the agent's options change.
-        self._provider: OpenAICompatibleProvider = build_provider(entry, subentry)
+        self._provider: LLMProvider = build_provider(hass, entry, subentry)
 
     async def async_will_remove_from_hass(self) -> None:
         """Held actions die with the agent: a reloaded agent asks again."""

@@ -23,12 +23,12 @@ from .agent import (
     AgenticLoop,
     LLMAuthError,
     LLMCallStarted,
+    LLMProvider,
     LoopEvent,
     LoopFinished,
     LoopLimits,
     LoopResult,
     Message,
-    OpenAICompatibleProvider,
     StopReason,
     TextDelta,
     ToolCallFinished,
@@ -100,7 +100,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     hass: HomeAssistant,
     entry: AgenticConfigEntry,
     subentry: ConfigSubentry,
-    provider: OpenAICompatibleProvider,
+    provider: LLMProvider,
     agent_id: str,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
@@ -173,7 +173,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
 
 
 def _build_loop(
-    provider: OpenAICompatibleProvider,
+    provider: LLMProvider,
     subentry: ConfigSubentry,
     chat_log: conversation.ChatLog,
 ) -> AgenticLoop:

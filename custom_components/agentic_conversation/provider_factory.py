@@ -1,34 +1,172 @@
-"""The LLM provider of an agent: its options over the connection's shared client."""
+"""The LLM provider of an agent: its options over the connection's shared client.
 
-from homeassistant.config_entries import ConfigSubentry
+The primary model is retried once and backed by the agent's fallback model, on this
+connection or another one of this integration, if one is set.
+"""
+
+from collections.abc import Mapping, Sequence
+import re
+from typing import Any
+
+import openai
+
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentry
 from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.selector import SelectOptionDict
 
 from . import AgenticConfigEntry
-from .agent import OpenAICompatibleProvider
+from .agent import (
+    DeltaCallback,
+    FallbackProvider,
+    LLMAuthError,
+    LLMConnectionError,
+    LLMError,
+    LLMResponse,
+    Message,
+    OpenAICompatibleProvider,
+    RetryingProvider,
+    RouteState,
+    ToolSpec,
+)
 from .const import (
     CONF_BASE_URL,
+    CONF_FALLBACK_MODEL,
+    CONF_FIRST_TOKEN_TIMEOUT,
     CONF_MAX_TOKENS,
     CONF_MODEL,
     CONF_STREAM,
     CONF_TEMPERATURE,
     CONF_TURN_TIMEOUT,
+    DEFAULT_FIRST_TOKEN_TIMEOUT,
     DEFAULT_STREAM,
     DEFAULT_TURN_TIMEOUT,
+    DOMAIN,
 )
+
+# Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
+_ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
 
 
 def build_provider(
-    entry: AgenticConfigEntry, subentry: ConfigSubentry
-) -> OpenAICompatibleProvider:
-    """The provider for an agent's options, over the entry's shared client."""
+    hass: HomeAssistant, entry: AgenticConfigEntry, subentry: ConfigSubentry
+) -> FallbackProvider:
+    """The provider for an agent's options, reporting to the agent's route state."""
     options = subentry.data
+    fallback = split_fallback(options.get(CONF_FALLBACK_MODEL), entry.entry_id)
+    # Without a fallback, a slow first token (a local model loading) is waited for.
+    first_token = float(
+        options.get(CONF_FIRST_TOKEN_TIMEOUT, DEFAULT_FIRST_TOKEN_TIMEOUT)
+    )
+    primary = _openai(
+        entry,
+        options[CONF_MODEL],
+        options,
+        first_token_timeout=first_token if fallback and first_token > 0 else None,
+    )
+
+    def on_primary_error(error: LLMError) -> None:
+        # Also when the fallback answered: the key still needs replacing.
+        if isinstance(error, LLMAuthError):
+            entry.async_start_reauth(hass)
+
+    routes = entry.runtime_data.routes
+    return FallbackProvider(
+        RetryingProvider(primary),
+        _ConnectionModel(hass, *fallback, options) if fallback else None,
+        routes.setdefault(subentry.subentry_id, RouteState()),
+        on_primary_error=on_primary_error,
+    )
+
+
+def split_fallback(value: object, own_entry_id: str) -> tuple[str, str] | None:
+    """The (connection entry id, model) of a fallback option; None if unset."""
+    if not isinstance(value, str) or not (value := value.strip()):
+        return None
+    if found := _ENTRY_REF.fullmatch(value):
+        return found[1], found[2]
+    return own_entry_id, value
+
+
+def fallback_choices(hass: HomeAssistant) -> list[SelectOptionDict]:
+    """Every model of every loaded connection, as "<connection title>: <model>"."""
+    return [
+        SelectOptionDict(
+            label=f"{entry.title}: {model}", value=f"{entry.entry_id}:{model}"
+        )
+        for entry in hass.config_entries.async_loaded_entries(DOMAIN)
+        for model in sorted(entry.runtime_data.models)
+    ]
+
+
+def _openai(
+    entry: AgenticConfigEntry,
+    model: str,
+    options: Mapping[str, Any],
+    *,
+    first_token_timeout: float | None = None,
+) -> OpenAICompatibleProvider:
     return OpenAICompatibleProvider(
         base_url=entry.data[CONF_BASE_URL],
         api_key=entry.data.get(CONF_API_KEY),
-        model=options[CONF_MODEL],
+        model=model,
         temperature=options.get(CONF_TEMPERATURE),
         max_tokens=options.get(CONF_MAX_TOKENS),
         timeout=float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT)),
         stream=bool(options.get(CONF_STREAM, DEFAULT_STREAM)),
         client=entry.runtime_data.client,
+        first_token_timeout=first_token_timeout,
     )
+
+
+class _ConnectionModel:
+    """A model on a connection of this integration, found at each call.
+
+    That connection may load after the agent's, or reload with a new client.
+    """
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        entry_id: str,
+        model: str,
+        options: Mapping[str, Any],
+    ) -> None:
+        self._hass = hass
+        self._entry_id = entry_id
+        self._model = model
+        self._options = options
+        self._client: openai.AsyncOpenAI | None = None
+        self._provider: RetryingProvider | None = None
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: str | None = None,
+        on_delta: DeltaCallback | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+    ) -> LLMResponse:
+        """Ask the model; its connection must be loaded."""
+        entry: AgenticConfigEntry | None = self._hass.config_entries.async_get_entry(
+            self._entry_id
+        )
+        if (
+            entry is None
+            or entry.domain != DOMAIN
+            or entry.state is not ConfigEntryState.LOADED
+        ):
+            raise LLMConnectionError("the fallback model's connection is not loaded")
+        if self._provider is None or self._client is not entry.runtime_data.client:
+            self._client = entry.runtime_data.client
+            self._provider = RetryingProvider(
+                _openai(entry, self._model, self._options)
+            )
+        return await self._provider.complete(
+            messages,
+            tools,
+            tool_choice=tool_choice,
+            on_delta=on_delta,
+            timeout=timeout,
+        )

@@ -11,6 +11,7 @@ from .errors import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMFirstTokenTimeoutError,
     LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
@@ -29,27 +30,33 @@ from .events import (
     ToolCallFinished,
     ToolCallsRequested,
 )
+from .fallback_provider import FallbackProvider
 from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
 from .messages import Message
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
+from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
+from .route import CircuitBreaker, Route, RouteState
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
 
 __all__ = [
     "CHARS_PER_TOKEN",
     "AgenticLoop",
+    "CircuitBreaker",
     "DeltaCallback",
     "EndpointCapabilities",
     "EventCallback",
+    "FallbackProvider",
     "LLMAuthError",
     "LLMBadRequestError",
     "LLMBadResponseError",
     "LLMCallStarted",
     "LLMConnectionError",
     "LLMError",
+    "LLMFirstTokenTimeoutError",
     "LLMForbiddenError",
     "LLMProvider",
     "LLMRateLimitError",
@@ -63,6 +70,9 @@ __all__ = [
     "LoopResult",
     "Message",
     "OpenAICompatibleProvider",
+    "RetryingProvider",
+    "Route",
+    "RouteState",
     "StopReason",
     "TextDelta",
     "ToolCall",

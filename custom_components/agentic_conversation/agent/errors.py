@@ -63,6 +63,10 @@ class LLMTimeoutError(LLMError):
     kind = "timeout"
 
 
+class LLMFirstTokenTimeoutError(LLMTimeoutError):
+    """Nothing of the answer arrived within the first-token timeout."""
+
+
 class LLMConnectionError(LLMError):
     """The server could not be reached, or the connection broke mid-answer."""
 

@@ -14,7 +14,7 @@ import httpx
 import httpx2
 import openai
 
-from .errors import LLMConnectionError
+from .errors import LLMConnectionError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
@@ -53,6 +53,7 @@ class OpenAICompatibleProvider:
         http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None,
         client: openai.AsyncOpenAI | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
+        first_token_timeout: float | None = None,
     ) -> None:
         """Initialise; no I/O happens here.
 
@@ -69,6 +70,8 @@ class OpenAICompatibleProvider:
             client: A ready `AsyncOpenAI` to use instead of building one (base_url,
                 api_key and http_client are then ignored); not closed by `close`.
             max_retries: SDK retries of a failed request.
+            first_token_timeout: Seconds until the first streamed chunk (any, tool
+                calls too) or the whole non-streamed answer; None: no such limit.
         """
         self._base_url = base_url
         self._api_key = api_key or NO_API_KEY
@@ -81,6 +84,7 @@ class OpenAICompatibleProvider:
         self._http_client = http_client
         self._given_client = client
         self._max_retries = max_retries
+        self._first_token_timeout = first_token_timeout
         self._client: openai.AsyncOpenAI | None = None
         self._prepare_lock = asyncio.Lock()
 
@@ -187,19 +191,30 @@ class OpenAICompatibleProvider:
             request.get("tool_choice"),
             streamed,
         )
-        if on_delta is not None and streamed:
-            return await self._complete_streamed(request, on_delta)
+        # A server that says nothing for this long is taken as down (the caller may
+        # try another model); the timer stops at the first chunk.
+        timer = asyncio.timeout(self._first_token_timeout)
         try:
-            completion = await self._client.chat.completions.create(**request)
-            response = parse_completion(completion)
-        except SDK_ERRORS as err:
-            raise classify(err) from err
+            async with timer:
+                if on_delta is not None and streamed:
+                    return await self._complete_streamed(request, on_delta, timer)
+                try:
+                    completion = await self._client.chat.completions.create(**request)
+                    response = parse_completion(completion)
+                except SDK_ERRORS as err:
+                    raise classify(err) from err
+        except TimeoutError as err:
+            if not timer.expired():
+                raise
+            raise LLMFirstTokenTimeoutError(
+                f"no answer within {self._first_token_timeout:g} s"
+            ) from err
         if on_delta is not None and response.text:
             await _call(on_delta, response.text)
         return response
 
     async def _complete_streamed(
-        self, request: dict[str, Any], on_delta: DeltaCallback
+        self, request: dict[str, Any], on_delta: DeltaCallback, timer: asyncio.Timeout
     ) -> LLMResponse:
         assert self._client is not None
         try:
@@ -222,6 +237,8 @@ class OpenAICompatibleProvider:
                         broken, cause = stream_broken(err)
                         raise broken from cause
                     raise error from err
+                if not started:
+                    timer.reschedule(None)
                 started = True
                 if delta := assembler.add(chunk):
                     await _call(on_delta, delta)

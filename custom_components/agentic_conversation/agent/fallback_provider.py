@@ -1,0 +1,163 @@
+"""An `LLMProvider` that turns to a fallback model when the primary fails to start.
+
+The fallback is asked only when the primary failed before any text was streamed (the
+user has heard nothing yet) in a way that says it is unavailable, and the turn has
+time left. A primary that failed `BREAKER_THRESHOLD` times in a row is skipped until
+its breaker is closed.
+"""
+
+import asyncio
+from collections.abc import Callable, Sequence
+import logging
+
+from .errors import (
+    LLMAuthError,
+    LLMBadRequestError,
+    LLMConnectionError,
+    LLMError,
+    LLMFirstTokenTimeoutError,
+    LLMForbiddenError,
+    LLMRateLimitError,
+    LLMServerError,
+    LLMTimeoutError,
+)
+from .messages import Message
+from .provider import DeltaCallback, LLMProvider, LLMResponse
+from .resilient_provider import MIN_ATTEMPT_TIME, Clock, StreamWatch
+from .route import Route, RouteState
+from .tool_calls import ToolSpec
+
+_LOGGER = logging.getLogger(__name__)
+
+# Failures that say the primary is unavailable rather than that the request is wrong.
+UNAVAILABLE: tuple[type[LLMError], ...] = (
+    LLMConnectionError,
+    LLMServerError,
+    LLMRateLimitError,
+    LLMAuthError,
+    LLMForbiddenError,
+    LLMTimeoutError,
+)
+
+
+def is_unavailable(error: LLMError) -> bool:
+    """Whether an error of the primary is a reason to use the fallback."""
+    # 404: the model is gone from the server (deleted, renamed).
+    return isinstance(error, UNAVAILABLE) or (
+        isinstance(error, LLMBadRequestError) and error.status_code == 404
+    )
+
+
+class FallbackProvider:
+    """A primary `LLMProvider`, a fallback used when it fails to start, and the route.
+
+    Every call reports to `state` who answered; without a fallback, a failing primary
+    reports `down` (and its breaker still skips it, failing fast).
+    """
+
+    def __init__(
+        self,
+        primary: LLMProvider,
+        fallback: LLMProvider | None,
+        state: RouteState,
+        *,
+        on_primary_error: Callable[[LLMError], None] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        """Wrap the primary and the optional fallback; report to `state`."""
+        self._primary = primary
+        self._fallback = fallback
+        self._state = state
+        self._on_primary_error = on_primary_error
+        self._clock = clock
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: str | None = None,
+        on_delta: DeltaCallback | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+    ) -> LLMResponse:
+        """Ask the primary, else the fallback; see `LLMProvider.complete`."""
+        clock = self._clock or asyncio.get_running_loop().time
+        started = clock()
+        state, breaker = self._state, self._state.breaker
+        if breaker.is_open and (last := breaker.last_error) is not None:
+            reason = f"primary skipped after {breaker.failures} failures: {last}"
+            # A fresh error of the same kind: without a fallback, the turn says the same.
+            error = type(last)(
+                reason, status_code=last.status_code, retry_after=last.retry_after
+            )
+            failure = None  # already recorded as the last error
+        else:
+            watch = StreamWatch(on_delta)
+            try:
+                response = await self._primary.complete(
+                    messages,
+                    tools,
+                    tool_choice=tool_choice,
+                    on_delta=watch.callback,
+                    timeout=timeout,
+                )
+            except LLMError as err:
+                left = None if timeout is None else timeout - (clock() - started)
+                out_of_time = left is not None and left < MIN_ATTEMPT_TIME
+                if (
+                    watch.streamed
+                    or not is_unavailable(err)
+                    # The turn's deadline, not the primary's fault.
+                    or (out_of_time and not isinstance(err, LLMFirstTokenTimeoutError))
+                ):
+                    raise
+                breaker.record_failure(err)
+                if self._on_primary_error is not None:
+                    self._on_primary_error(err)
+                error, reason, failure = err, f"primary failed: {err}", str(err)
+            else:
+                breaker.record_success()
+                state.report(Route.OK)
+                return response
+        return await self._fall_back(
+            messages,
+            tools,
+            tool_choice,
+            on_delta,
+            None if timeout is None else timeout - (clock() - started),
+            error,
+            reason,
+            failure,
+        )
+
+    async def _fall_back(  # noqa: PLR0913, PLR0917 - the call, and why it falls back
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        tool_choice: str | None,
+        on_delta: DeltaCallback | None,
+        left: float | None,
+        error: LLMError,
+        reason: str,
+        failure: str | None,
+    ) -> LLMResponse:
+        """Ask the fallback model in the time left; report the route either way."""
+        state = self._state
+        if self._fallback is None or (left is not None and left < MIN_ATTEMPT_TIME):
+            state.report(Route.DOWN, reason=reason, error=failure)
+            raise error
+        _LOGGER.info("Asking the fallback model (%s)", reason)
+        try:
+            response = await self._fallback.complete(
+                messages,
+                tools,
+                tool_choice=tool_choice,
+                on_delta=on_delta,
+                timeout=left,
+            )
+        except LLMError as err:
+            _LOGGER.warning("The fallback model failed too: %s", err)
+            state.report(Route.DOWN, reason=reason, error=f"fallback failed: {err}")
+            raise
+        state.report(Route.FALLBACK, reason=reason, error=failure)
+        return response

@@ -1,0 +1,102 @@
+"""Which way an agent's answers take, and the breaker that skips a failing primary."""
+
+from collections.abc import Callable
+from enum import StrEnum
+import logging
+
+from .errors import LLMError
+
+_LOGGER = logging.getLogger(__name__)
+
+BREAKER_THRESHOLD = 3
+"""Failures of the primary in a row that open the breaker."""
+
+
+class Route(StrEnum):
+    """Who answered an agent's last LLM call (the route sensor's states)."""
+
+    OK = "ok"
+    """The primary model."""
+    FALLBACK = "fallback"
+    """The fallback model: the primary failed or its breaker is open."""
+    LOCAL = "local"
+    """Home Assistant's own agent (reported by the HA layer)."""
+    DOWN = "down"
+    """Nobody: every route failed."""
+
+
+class CircuitBreaker:
+    """Counts the primary's failures in a row; open, the primary is skipped.
+
+    It opens after `threshold` failures and stays open until `close()` (the caller
+    checks the primary in the background; `on_open` tells it when to start).
+    """
+
+    def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
+        """Start closed."""
+        self.threshold = threshold
+        self.failures = 0
+        self.is_open = False
+        self.last_error: LLMError | None = None
+        self.on_open: Callable[[], None] | None = None
+
+    def record_failure(self, error: LLMError) -> None:
+        """One more failure; opens the breaker at the threshold."""
+        self.failures += 1
+        self.last_error = error
+        if not self.is_open and self.failures >= self.threshold:
+            self.is_open = True
+            _LOGGER.warning(
+                "The primary model failed %d times in a row (%s); skipping it until"
+                " it answers again",
+                self.failures,
+                error,
+            )
+            if self.on_open is not None:
+                self.on_open()
+
+    def record_success(self) -> None:
+        """The primary answered."""
+        self.failures = 0
+        self.is_open = False
+
+    def close(self) -> None:
+        """The primary answers again: use it."""
+        if self.is_open:
+            _LOGGER.info("The primary model answers again; using it")
+        self.record_success()
+
+
+class RouteState:
+    """An agent's route: who answered last, why the primary was skipped, the breaker.
+
+    Attributes:
+        route: Who answered the last LLM call.
+        reason: Why the primary did not answer it (None when it did).
+        last_error: The last failure of a route, kept after recovery.
+        breaker: Skips the primary after repeated failures.
+    """
+
+    def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
+        """Start on the primary route."""
+        self.route = Route.OK
+        self.reason: str | None = None
+        self.last_error: str | None = None
+        self.breaker = CircuitBreaker(threshold)
+        self._listeners: list[Callable[[], None]] = []
+
+    def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call `listener` after every report; returns a function removing it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def report(
+        self, route: Route, *, reason: str | None = None, error: str | None = None
+    ) -> None:
+        """Record who answered (or that nobody did), why, and any error."""
+        self.route = route
+        self.reason = reason
+        if error is not None:
+            self.last_error = error
+        for listener in list(self._listeners):
+            listener()

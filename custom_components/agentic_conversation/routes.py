@@ -1,0 +1,91 @@
+"""Each agent's route state, and the background check that closes an open breaker.
+
+A primary skipped after repeated failures is asked for its models every
+`BREAKER_COOLDOWN` seconds; when it answers, the agent uses it again.
+"""
+
+from datetime import datetime
+
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.helpers.event import async_call_later
+
+from . import AgenticConfigEntry
+from .agent import LLMError, OpenAICompatibleProvider, Route, RouteState
+from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER, SUBENTRY_CONVERSATION
+from .redact import redact_url
+
+BREAKER_COOLDOWN = 60.0
+"""Seconds between checks of a skipped primary."""
+CHECK_TIMEOUT = 10.0
+
+
+@callback
+def async_setup_routes(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
+    """A route state for every agent of the connection, its breaker checked."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type == SUBENTRY_CONVERSATION:
+            state = entry.runtime_data.routes.setdefault(
+                subentry.subentry_id, RouteState()
+            )
+            _PrimaryCheck(hass, entry, subentry, state)
+
+
+class _PrimaryCheck:
+    """Checks an agent's skipped primary until it answers, then closes the breaker."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        entry: AgenticConfigEntry,
+        subentry: ConfigSubentry,
+        state: RouteState,
+    ) -> None:
+        self._hass = hass
+        self._entry = entry
+        self._subentry = subentry
+        self._state = state
+        self._cancel: CALLBACK_TYPE | None = None
+        state.breaker.on_open = self._schedule
+        entry.async_on_unload(self._stop)
+
+    @callback
+    def _schedule(self) -> None:
+        self._stop()
+        self._cancel = async_call_later(self._hass, BREAKER_COOLDOWN, self._fire)
+
+    @callback
+    def _stop(self) -> None:
+        if self._cancel is not None:
+            self._cancel()
+            self._cancel = None
+
+    @callback
+    def _fire(self, _now: datetime) -> None:
+        self._cancel = None
+        self._entry.async_create_background_task(
+            self._hass,
+            self._async_check(),
+            f"{DOMAIN} primary check for {self._subentry.title}",
+        )
+
+    async def _async_check(self) -> None:
+        provider = OpenAICompatibleProvider(
+            base_url=self._entry.data[CONF_BASE_URL],
+            api_key=None,
+            model=self._subentry.data.get(CONF_MODEL, ""),
+            timeout=CHECK_TIMEOUT,
+            client=self._entry.runtime_data.client,
+        )
+        try:
+            await provider.async_list_models()
+        except LLMError as err:
+            LOGGER.debug(
+                "Primary of agent %s still failing: %s",
+                self._subentry.title,
+                redact_url(str(err)),
+            )
+            self._schedule()
+            return
+        self._state.breaker.close()
+        self._state.report(Route.OK)

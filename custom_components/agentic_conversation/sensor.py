@@ -1,0 +1,73 @@
+"""Each agent's route as a diagnostic sensor: primary, fallback, local or down."""
+
+from typing import Any
+
+from homeassistant.components.sensor import SensorDeviceClass, SensorEntity
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import EntityCategory
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import AgenticConfigEntry
+from .agent import Route, RouteState
+from .const import SUBENTRY_CONVERSATION
+from .conversation import agent_device_info
+from .redact import redact_url
+
+# Updated when a route reports; nothing is polled.
+PARALLEL_UPDATES = 0
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: AgenticConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add a route sensor for each agent of the connection."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type != SUBENTRY_CONVERSATION:
+            continue
+        state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
+        async_add_entities(
+            [RouteSensor(subentry, state)], config_subentry_id=subentry.subentry_id
+        )
+
+
+class RouteSensor(SensorEntity):
+    """Who answers the agent: `ok` (its model), `fallback`, `local` or `down`."""
+
+    _attr_has_entity_name = True
+    _attr_translation_key = "route"
+    _attr_device_class = SensorDeviceClass.ENUM
+    _attr_options = [route.value for route in Route]
+    _attr_entity_category = EntityCategory.DIAGNOSTIC
+    _attr_should_poll = False
+
+    def __init__(self, subentry: ConfigSubentry, state: RouteState) -> None:
+        """Show the route of one agent."""
+        self._state = state
+        self._attr_unique_id = f"{subentry.subentry_id}-route"
+        self._attr_device_info = agent_device_info(subentry)
+
+    async def async_added_to_hass(self) -> None:
+        """Follow the route's reports."""
+        await super().async_added_to_hass()
+        self.async_on_remove(self._state.add_listener(self.async_write_ha_state))
+
+    @property
+    def native_value(self) -> str:
+        """The route."""
+        return self._state.route.value
+
+    @property
+    def extra_state_attributes(self) -> dict[str, Any]:
+        """The last error, and why the primary did not answer last."""
+        return {
+            "last_error": _shown(self._state.last_error),
+            "reason": _shown(self._state.reason),
+        }
+
+
+def _shown(text: str | None) -> str | None:
+    """Errors may name the server's URL: without credentials in the UI."""
+    return None if text is None else redact_url(text)
