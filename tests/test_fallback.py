@@ -311,7 +311,7 @@ async def test_unloading_stops_the_primary_check(
 ) -> None:
     """An open breaker's pending check ends with the connection."""
     hass = ha_core
-    home = await _connection(hass, fake_llm, "Home", {})
+    home = await _connection(hass, fake_llm, "Home", {CONF_LOCAL_FALLBACK: False})
     for _ in range(3):
         fake_llm.script([Reply.error(500), Reply.error(500)])
         await _ask(hass)

@@ -165,6 +165,9 @@ async def test_the_light_goes_on_whatever_the_llm_does(
     assert _state(hass, LIGHT) == "on"
     assert _speech(result).startswith(preface)
     assert len(_speech(result)) > len(preface)
+    route = hass.states.get("sensor.agent_route")
+    assert route is not None
+    assert route.state == "local"
 
 
 async def test_nothing_is_done_twice(home: HomeAssistant, fake_llm: FakeLLM) -> None:

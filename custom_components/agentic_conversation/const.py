@@ -53,6 +53,8 @@ DEFAULT_FIRST_TOKEN_TIMEOUT: Final = 5
 # When no LLM answers, Home Assistant's own agent handles the words (no risky actions).
 CONF_LOCAL_FALLBACK: Final = "local_fallback"
 DEFAULT_LOCAL_FALLBACK: Final = True
+# Of the turn timeout, kept for Home Assistant's own agent when no model answered.
+LOCAL_ROUTE_SECONDS: Final = 2.0
 
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,

@@ -29,6 +29,7 @@ from .agent import (
     LoopLimits,
     LoopResult,
     Message,
+    Route,
     StopReason,
     TextDelta,
     ToolCallFinished,
@@ -54,9 +55,11 @@ from .const import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
+    LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
 from .done_actions import actions_done
+from .redact import redact_url
 from .replies import (
     Fallback,
     Problem,
@@ -142,7 +145,7 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         entry.async_start_reauth(hass)
 
     if record.try_local:
-        await _async_local_route(record, subentry)
+        await _async_local_route(record, entry, subentry)
 
     if record.fallback is None:
         try:
@@ -180,6 +183,9 @@ def _build_loop(
     """The loop for this agent's options."""
     options = subentry.data
     turn_timeout = float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT))
+    if options.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK):
+        # Home Assistant's own agent answers within the turn timeout, not after it.
+        turn_timeout = max(turn_timeout - LOCAL_ROUTE_SECONDS, turn_timeout / 2)
     system = chat_log.content[0]
     return AgenticLoop(
         provider,
@@ -316,19 +322,20 @@ async def _finish(
     yield {"role": "assistant", "content": record.spoken}
 
 
-async def _async_local_route(record: _TurnRecord, subentry: ConfigSubentry) -> None:
+async def _async_local_route(
+    record: _TurnRecord, entry: AgenticConfigEntry, subentry: ConfigSubentry
+) -> None:
     """No LLM answered: HA's own agent, else the failure already put into words."""
     hass, user_input, chat_log = record.hass, record.user_input, record.chat_log
     error = record.result.error if record.result else None
     said = await async_ask_basic_assistant(
         hass, user_input, chat_log, subentry.data.get(CONF_CONFIRM_ENTITIES) or ()
     )
-    chat_log.async_trace(
-        {
-            "route": "local" if said is not None else "down",
-            "reason": repr(error) if error else "no answer in time",
-        }
-    )
+    reason = f"no model answered: {error}" if error else "no model answered in time"
+    route = Route.LOCAL if said is not None else Route.DOWN
+    if (state := entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
+        state.report(route, reason=reason, error=redact_url(str(error or reason)))
+    chat_log.async_trace({"route": route.value, "reason": reason})
     if said is None:
         await async_say(chat_log, record.agent_id, record.spoken)
         return
