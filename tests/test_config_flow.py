@@ -1,5 +1,6 @@
 """The config flow, against a real OpenAI-compatible server on loopback."""
 
+import logging
 from typing import Any
 
 from openai.resources.models import AsyncModels
@@ -7,17 +8,23 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant import config_entries
+from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import llm
 
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
@@ -28,9 +35,12 @@ from custom_components.agentic_conversation.const import (
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
     DOMAIN,
+    INTEGER_OPTIONS,
     LLM_API_ID,
 )
-from tests.fake_llm import MODEL, FakeLLM, closed_port_url
+from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
+
+DOMAIN_LOGGER = f"custom_components.{DOMAIN}"
 
 
 async def _start(hass: HomeAssistant) -> Any:
@@ -90,7 +100,7 @@ async def test_default_model_preferred_and_key_optional(
     [
         ("closed_port", "cannot_connect"),
         ("wrong_key", "invalid_auth"),
-        ("forbidden", "invalid_auth"),
+        ("forbidden", "forbidden"),
         ("server_error", "cannot_connect"),
         ("not_a_url", "invalid_url"),
         ("sdk_bug", "unknown"),
@@ -134,6 +144,54 @@ async def test_user_flow_errors_then_recovers(
         result["flow_id"], {CONF_BASE_URL: url, CONF_API_KEY: key}
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+def _with_credentials(url: str) -> str:
+    return url.replace("http://", "http://me:s3cret@")
+
+
+async def test_credentials_in_the_url_stay_out_of_the_title_and_the_log(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The entry keeps the URL as typed, but its title and our log lines hide them."""
+    hass = ha_core
+    url = _with_credentials(fake_llm.base_url)
+    result = await _start(hass)
+
+    with caplog.at_level(logging.INFO):
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"],
+            {CONF_BASE_URL: _with_credentials(closed_port_url()) + "?token=t0ken"},
+        )
+    assert result["errors"] == {"base": "cannot_connect"}
+    ours = [r.getMessage() for r in caplog.records if r.name.startswith(DOMAIN_LOGGER)]
+    assert any("Cannot connect to http://***@127.0.0.1" in line for line in ours)
+    assert not [line for line in ours if "s3cret" in line or "t0ken" in line]
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: url}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == fake_llm.base_url.replace("http://", "http://***@")
+    assert result["data"][CONF_BASE_URL] == url
+
+
+async def test_reconfigure_title_hides_credentials(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A URL with credentials set by reconfigure is shown without them."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: _with_credentials(fake_llm.base_url)}
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.title == fake_llm.base_url.replace("http://", "http://***@")
+    assert entry.data[CONF_BASE_URL] == _with_credentials(fake_llm.base_url)
 
 
 async def test_same_server_and_key_twice_aborts(
@@ -217,6 +275,28 @@ async def test_reauth_takes_a_new_key(
     assert entry.state is config_entries.ConfigEntryState.LOADED
 
 
+async def test_reauth_form_shows_the_url_without_credentials(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The "refused the key" form names the server, not its password."""
+    hass = ha_core
+    fake_llm.api_key = "sk-new"
+    entry = _entry(
+        hass, fake_llm, **{CONF_BASE_URL: _with_credentials(fake_llm.base_url)}
+    )
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+    (flow,) = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+
+    result = await hass.config_entries.flow.async_configure(flow["flow_id"])
+
+    assert result["step_id"] == "reauth_confirm"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders[CONF_BASE_URL] == fake_llm.base_url.replace(
+        "http://", "http://***@"
+    )
+
+
 async def test_reconfigure_changes_the_server(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
@@ -238,8 +318,53 @@ async def test_reconfigure_changes_the_server(
         await hass.async_block_till_done()
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
-    assert entry.data == {CONF_BASE_URL: other.base_url}
+    assert entry.data == {CONF_BASE_URL: other.base_url, CONF_API_KEY: "sk-old"}
     assert entry.title == other.base_url
+
+
+@pytest.mark.parametrize("blank", [{}, {CONF_API_KEY: ""}, {CONF_API_KEY: "  "}])
+async def test_reconfigure_with_a_blank_key_keeps_the_stored_key(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, blank: dict[str, str]
+) -> None:
+    """The key field is never pre-filled; leaving it blank must not drop the key."""
+    hass = ha_core
+    fake_llm.api_key = "sk-old"  # the server lists models only for the stored key
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url + "/", **blank}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data == {CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-old"}
+    assert entry.state is config_entries.ConfigEntryState.LOADED
+
+
+async def test_reconfigure_with_a_new_key_validates_it(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A typed key replaces the stored one, once the server accepts it."""
+    hass = ha_core
+    fake_llm.api_key = "sk-new"
+    entry = _entry(hass, fake_llm)
+    result = await entry.start_reconfigure_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url}
+    )
+    assert result["errors"] == {"base": "invalid_auth"}
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-new"}
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data[CONF_API_KEY] == "sk-new"
 
 
 async def test_reconfigure_onto_another_entry_aborts(
@@ -304,7 +429,14 @@ async def test_add_and_reconfigure_an_agent(
         for k, v in AGENT_INPUT.items()
         if k not in (CONF_LLM_HASS_API, CONF_WEATHER_ENTITY)
     }
-    assert dict(kitchen.data) == expected
+    assert dict(kitchen.data) == {
+        **expected,
+        CONF_CONFIRM_ENTITIES: [],
+        # kept conversations: the defaults
+        CONF_CONVERSATION_EXPIRY: 5,
+        CONF_MAX_CONVERSATIONS: 100,
+        CONF_DEVICE_CONTINUITY: False,
+    }
 
     await hass.async_block_till_done()
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen.subentry_id)
@@ -322,6 +454,123 @@ async def test_add_and_reconfigure_an_agent(
     kitchen = entry.subentries[kitchen.subentry_id]
     assert kitchen.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST]
     assert kitchen.data[CONF_WEATHER_ENTITY] == "weather.home"
+
+
+async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """UI number fields give floats; servers reject "max_tokens": 1024.0."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(iter(entry.subentries.values()))
+    from_the_ui = {
+        **AGENT_INPUT,
+        CONF_MODEL: MODEL,
+        CONF_MAX_ITERATIONS: 5.0,
+        CONF_TOOL_TIMEOUT: 5.0,
+        CONF_TURN_TIMEOUT: 30.0,
+        CONF_MAX_TOKENS: 1024.0,
+        CONF_HISTORY_TOKENS: 2000.0,
+    }
+
+    result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], from_the_ui
+    )
+    await hass.async_block_till_done()
+
+    assert result["reason"] == "reconfigure_successful"
+    saved = entry.subentries[agent.subentry_id].data
+    for key in INTEGER_OPTIONS:
+        assert type(saved[key]) is int, key
+    assert saved[CONF_MAX_TOKENS] == 1024
+    fake_llm.script([Reply.text("Hi.")])
+    reply = await conversation.async_converse(
+        hass, "hello", None, Context(), agent_id="conversation.agent"
+    )
+    assert reply.response.speech["plain"]["speech"] == "Hi."
+    # The JSON body said 1024, not 1024.0 (which would parse back as a float).
+    sent = fake_llm.requests[-1]["max_tokens"]
+    assert sent == 1024
+    assert type(sent) is int
+
+
+async def test_ask_before_list_and_pin_are_saved_changed_and_cleared(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent asks before acting on the listed entities; the PIN stays until cleared."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_NAME: "Hall",
+            **AGENT_INPUT,
+            CONF_CONFIRM_ENTITIES: ["cover.garage_door", "switch.heater"],
+            CONF_CONFIRM_PIN: " 0042 ",
+        },
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    hall = next(s for s in entry.subentries.values() if s.title == "Hall")
+    assert hall.data[CONF_CONFIRM_ENTITIES] == ["cover.garage_door", "switch.heater"]
+    assert hall.data[CONF_CONFIRM_PIN] == "0042"
+    await hass.async_block_till_done()
+
+    # Reconfigure shows the PIN (masked): saving the form unchanged keeps it.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    schema = result["data_schema"]
+    assert schema is not None
+    shown = {str(key): key.description for key in schema.schema}
+    assert shown[CONF_CONFIRM_PIN] == {"suggested_value": "0042"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: "0042"}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    hall = entry.subentries[hall.subentry_id]
+    assert hall.data[CONF_CONFIRM_PIN] == "0042"
+    assert hall.data[CONF_CONFIRM_ENTITIES] == []
+    await hass.async_block_till_done()
+
+    # Emptied: no PIN any more.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: ""}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert CONF_CONFIRM_PIN not in entry.subentries[hall.subentry_id].data
+
+
+@pytest.mark.parametrize("pin", ["123", "12345678901", "12a4", "12 34", "١٢٣٤", "²²²²"])
+async def test_a_pin_must_be_4_to_10_digits(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, pin: str
+) -> None:
+    """A PIN that is too short, too long or not only digits is refused, then fixed."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: pin}
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_CONFIRM_PIN: "invalid_pin"}
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: "1234567890"},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    hall = next(s for s in entry.subentries.values() if s.title == "Hall")
+    assert hall.data[CONF_CONFIRM_PIN] == "1234567890"
 
 
 async def test_agent_flow_needs_a_loaded_connection(

@@ -12,7 +12,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.config_entries import SOURCE_REAUTH, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, Unauthorized
@@ -20,6 +20,9 @@ from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util.json import JsonObjectType
 
+from custom_components.agentic_conversation.config_flow import (
+    AgenticConversationConfigFlow,
+)
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
@@ -78,6 +81,8 @@ async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> 
     base_url = server.base_url if isinstance(server, FakeLLM) else server
     entry = MockConfigEntry(
         domain=DOMAIN,
+        # Saved by this version: the fractional test timeouts are not migrated.
+        minor_version=AgenticConversationConfigFlow.MINOR_VERSION,
         data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
         subentries_data=[
             ConfigSubentryData(
@@ -218,6 +223,7 @@ FAILED = intent.IntentResponseErrorCode.FAILED_TO_HANDLE
 RECOVERED = "That did not work, sorry."
 FAULTS = {
     "401": Fault((Reply.error(401),), UNKNOWN),
+    "403": Fault((Reply.error(403),), UNKNOWN),
     "429": Fault((Reply.error(429),), UNKNOWN),
     "500": Fault((Reply.error(500),), UNKNOWN),
     "hang": Fault((Reply.hang(),), UNKNOWN, {CONF_TURN_TIMEOUT: 0.5}),
@@ -385,6 +391,50 @@ async def test_unreachable_server_is_spoken(
 
     assert _speech(result) == spoken
     assert result.response.error_code is UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("status", "spoken", "asks_for_a_key"),
+    [
+        (
+            401,
+            (
+                "The AI service did not accept my key. Please check the API key in"
+                " the Agentic Conversation settings."
+            ),
+            True,
+        ),
+        (
+            403,
+            (
+                "The AI service refused this request. The key may not have access to"
+                " this model, or the request was blocked. Please check your account"
+                " with the provider."
+            ),
+            False,
+        ),
+    ],
+)
+async def test_only_a_refused_key_asks_for_a_new_one(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    status: int,
+    spoken: str,
+    asks_for_a_key: bool,
+) -> None:
+    """401 starts re-authentication; 403 (model access, region, moderation) does not."""
+    hass = ha_core
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([Reply.error(status)])
+
+    result = await _ask(hass, agent, "hello")
+    await hass.async_block_till_done()
+
+    assert _speech(result) == spoken
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == (
+        [SOURCE_REAUTH] if asks_for_a_key else []
+    )
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,10 @@ async def test_tools_ignored_raises_a_repair_issue_until_fixed(
     """The model answers in text when told to call a tool: the user is told why."""
     hass = ha_core
     fake_llm.probe_tool_reply = Reply.text("I cannot do that.")
+    # A password in the URL stays out of the issue (Repairs, diagnostics).
+    with_password = fake_llm.base_url.replace("http://", "http://me:s3cret@")
     entry = _entry(hass, fake_llm, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]})
+    hass.config_entries.async_update_entry(entry, data={CONF_BASE_URL: with_password})
 
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done(wait_background_tasks=True)
@@ -56,7 +59,7 @@ async def test_tools_ignored_raises_a_repair_issue_until_fixed(
     assert issue.translation_placeholders == {
         "agent": "Kitchen agent",
         "model": MODEL,
-        "base_url": fake_llm.base_url,
+        "base_url": fake_llm.base_url.replace("http://", "http://***@"),
     }
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
     assert diagnostics["endpoint_checks"][subentry_id]["tools"] is False

@@ -34,6 +34,7 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
+from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
@@ -152,6 +153,8 @@ async def _say(
     http: Any,
     text: str,
     language: str = "en",
+    *,
+    conversation_id: str | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Run intent → tts like a satellite; return the intent output and the TTS URL."""
     await ws.send_json_auto_id(
@@ -160,6 +163,7 @@ async def _say(
             "start_stage": "intent",
             "end_stage": "tts",
             "input": {"text": text},
+            "conversation_id": conversation_id,
         }
     )
     msg = await ws.receive_json()
@@ -288,3 +292,110 @@ async def test_text_then_tool_then_server_error_tells_what_was_done(
             " answering. Please try again later."
         )
     ]
+
+
+@pytest.fixture
+async def front_door(ha_core: HomeAssistant) -> str:
+    """A locked template lock over an input_boolean, exposed to Assist."""
+    hass = ha_core
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": {"door": {"initial": True}}}
+    )
+    flag = {"entity_id": "input_boolean.door"}
+    assert await async_setup_component(
+        hass,
+        "template",
+        {
+            "template": [
+                {
+                    "lock": [
+                        {
+                            "name": "Front door",
+                            "state": "{{ is_state('input_boolean.door', 'on') }}",
+                            "lock": {"action": "input_boolean.turn_on", "target": flag},
+                            "unlock": {
+                                "action": "input_boolean.turn_off",
+                                "target": flag,
+                            },
+                        }
+                    ]
+                }
+            ]
+        },
+    )
+    assert await async_setup_component(hass, "intent", {})
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, "lock.front_door", True)
+    return "lock.front_door"
+
+
+@pytest.mark.usefixtures("front_door")
+async def test_satellite_hears_the_question_and_the_yes_unlocks(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """Text, then an unlock: the satellite hears our question; its "yes" unlocks."""
+    hass = ha_core
+    front_door = "lock.front_door"
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [(await _tool_name(hass, "HassTurnOff"), {"name": "Front door"})],
+                text="Let me see about the front door for you right now, one moment.",
+            )
+        ]
+    )
+    http = await hass_client()
+
+    asked, _ = await _say(hass, pipeline, http, "unlock the front door")
+
+    assert hass.states.get(front_door).state == "locked"  # type: ignore[union-attr]
+    assert recorder.said[-1].endswith("Shall I unlock Front door?")
+    assert asked["continue_conversation"] is True
+
+    done, _ = await _say(
+        hass, pipeline, http, "yes", conversation_id=asked["conversation_id"]
+    )
+
+    assert hass.states.get(front_door).state == "unlocked"  # type: ignore[union-attr]
+    assert "Front door" in recorder.said[-1]
+    assert done["continue_conversation"] is False
+    assert len(fake_llm.requests) == 1
+
+
+async def _tool_name(hass: HomeAssistant, name: str) -> str:
+    """The name the model sees for an Assist tool (however HA namespaces it)."""
+    api = await llm.async_get_api(
+        hass,
+        [llm.LLM_API_ASSIST],
+        llm.LLMContext(DOMAIN, None, "en", conversation.DOMAIN, None),
+    )
+    return next(t.name for t in api.tools if t.name.split("__")[-1] == name)
+
+
+async def test_a_bug_after_streamed_text_is_still_heard(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+    *,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text streamed to TTS, then a bug of ours: the apology reaches the TTS too."""
+    preamble = "Let me look at every light in the house and tell you which ones are on."
+
+    def broken(text: str) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(conversation_turn, "clean_for_speech", broken)
+    fake_llm.script([Reply.text(preamble)])
+
+    output, _ = await _say(ha_core, pipeline, await hass_client(), "lights?")
+
+    apology = "Sorry, something went wrong on my side. Please try again."
+    assert recorder.said == [f"{preamble} {apology}"]
+    assert output["response"]["response_type"] == "error"

@@ -16,9 +16,12 @@ from .agent import (
     EndpointCapabilities,
     LLMAuthError,
     LLMError,
+    LLMForbiddenError,
     OpenAICompatibleProvider,
 )
-from .const import CONF_BASE_URL, DOMAIN
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, SUBENTRY_CONVERSATION
+from .conversation_store import ConversationStore
+from .redact import redact_url
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION,)
@@ -36,6 +39,8 @@ class AgenticRuntimeData:
     """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
     models: list[str]
     """The models the server listed at setup."""
+    conversations: ConversationStore
+    """The conversations the connection's agents keep, across restarts."""
     capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
     """What each agent's model did when probed at setup, by subentry id."""
 
@@ -49,6 +54,32 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     return True
 
 
+async def async_migrate_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
+    """Bring a connection saved by an older version up to date."""
+    if entry.version > 1:
+        # Saved by a newer version of the integration: its data cannot be read here.
+        return False
+    if entry.minor_version < 2:
+        # 1.2: whole-number options were stored as the UI's floats (1024.0).
+        for subentry in entry.subentries.values():
+            if any(isinstance(subentry.data.get(k), float) for k in INTEGER_OPTIONS):
+                data = {
+                    key: round(value)
+                    if key in INTEGER_OPTIONS and isinstance(value, float)
+                    else value
+                    for key, value in subentry.data.items()
+                }
+                # HA skips an update whose data compares equal, and 1024.0 == 1024:
+                # clear it first (nothing runs in between, the entry is not loaded).
+                hass.config_entries.async_update_subentry(entry, subentry, data={})
+                hass.config_entries.async_update_subentry(entry, subentry, data=data)
+        # 1.2: the title was the base URL, with any credentials in it.
+        hass.config_entries.async_update_entry(
+            entry, title=redact_url(entry.title), minor_version=2
+        )
+    return True
+
+
 async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
     """Connect to the server (listing its models proves it answers) and add agents."""
     base_url = entry.data[CONF_BASE_URL]
@@ -59,21 +90,46 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         http_client=get_async_client(hass),
         timeout=SETUP_TIMEOUT,
     )
+    # Shown in the UI and logged by Home Assistant: without credentials.
+    shown_url = redact_url(base_url)
     try:
         models = await provider.async_list_models()
     except LLMAuthError as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
             translation_key="setup_invalid_auth",
-            translation_placeholders={"base_url": base_url},
+            translation_placeholders={"base_url": shown_url},
+        ) from err
+    except LLMForbiddenError as err:
+        # 403: no access (model, region, moderation); a new key would not help.
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="setup_forbidden",
+            translation_placeholders={
+                "base_url": shown_url,
+                "error": redact_url(str(err)),
+            },
         ) from err
     except LLMError as err:
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,
             translation_key="setup_cannot_connect",
-            translation_placeholders={"base_url": base_url, "error": str(err)},
+            translation_placeholders={
+                "base_url": shown_url,
+                "error": redact_url(str(err)),
+            },
         ) from err
-    entry.runtime_data = AgenticRuntimeData(client=provider.client, models=models)
+    conversations = ConversationStore(hass, entry.entry_id)
+    await conversations.async_load(
+        [
+            subentry_id
+            for subentry_id, subentry in entry.subentries.items()
+            if subentry.subentry_type == SUBENTRY_CONVERSATION
+        ]
+    )
+    entry.runtime_data = AgenticRuntimeData(
+        client=provider.client, models=models, conversations=conversations
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     # Imported here: it needs AgenticConfigEntry from this module.
@@ -85,7 +141,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
 
 async def async_unload_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
     """Unload a connection; the HTTP client is HA's and stays open."""
-    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+    if unloaded := await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
+        await entry.runtime_data.conversations.async_flush()
+    return unloaded
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
+    """The connection is deleted: so are its agents' kept conversations."""
+    await ConversationStore(hass, entry.entry_id).async_remove()
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

@@ -1,6 +1,7 @@
 """Config flow: a connection to an OpenAI-compatible server, and its agents."""
 
 from collections.abc import Mapping
+import re
 from typing import Any, override
 
 import probatio
@@ -34,12 +35,17 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
+from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatibleProvider
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
+    CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
     CONF_MODEL,
@@ -51,8 +57,11 @@ from .const import (
     DEFAULT_AGENT_NAME,
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_BASE_URL,
+    DEFAULT_CONVERSATION_EXPIRY,
+    DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_ENABLED_TOOLS,
     DEFAULT_HISTORY_TOKENS,
+    DEFAULT_MAX_CONVERSATIONS,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -63,14 +72,18 @@ from .const import (
     DOMAIN,
     LLM_API_ID,
     LOGGER,
+    MAX_CONVERSATION_EXPIRY,
     SUBENTRY_CONVERSATION,
     TOOL_NAMES,
 )
+from .redact import redact_url
 
 # Listing models is all validation needs; a server that takes longer is not usable.
 VALIDATION_TIMEOUT = 10.0
 
 _PASSWORD = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+# A spoken confirmation PIN: ASCII digits only (str.isdigit also takes "²" or "٣").
+_PIN = re.compile(r"[0-9]{4,10}")
 
 
 def _connection_schema(base_url: str = DEFAULT_BASE_URL) -> probatio.Schema:
@@ -108,19 +121,23 @@ async def _async_validate(
     hass: HomeAssistant, data: Mapping[str, Any]
 ) -> tuple[list[str], dict[str, str]]:
     """List the server's models; form errors if that fails."""
+    url = data[CONF_BASE_URL]
     try:
-        cv.url(data[CONF_BASE_URL])
+        cv.url(url)
     except probatio.Invalid:
         return [], {"base": "invalid_url"}
     try:
         models = await async_list_models(hass, data)
     except LLMAuthError:
         return [], {"base": "invalid_auth"}
+    except LLMForbiddenError as err:
+        LOGGER.info("%s refused to list models: %s", redact_url(url), err)
+        return [], {"base": "forbidden"}
     except LLMError as err:
-        LOGGER.info("Cannot connect to %s: %s", data[CONF_BASE_URL], err)
+        LOGGER.info("Cannot connect to %s: %s", redact_url(url), redact_url(str(err)))
         return [], {"base": "cannot_connect"}
     except Exception:  # noqa: BLE001 - anything else is shown as "unknown", logged
-        LOGGER.exception("Unexpected error validating %s", data[CONF_BASE_URL])
+        LOGGER.exception("Unexpected error validating %s", redact_url(url))
         return [], {"base": "unknown"}
     return models, {}
 
@@ -144,8 +161,12 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
         CONF_STREAM: DEFAULT_STREAM,
+        CONF_CONVERSATION_EXPIRY: DEFAULT_CONVERSATION_EXPIRY,
+        CONF_MAX_CONVERSATIONS: DEFAULT_MAX_CONVERSATIONS,
+        CONF_DEVICE_CONTINUITY: DEFAULT_DEVICE_CONTINUITY,
         CONF_ALLOWED_SERVICES: list(DEFAULT_ALLOWED_SERVICES),
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
+        CONF_CONFIRM_ENTITIES: [],
     }
 
 
@@ -153,6 +174,8 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up a connection to an OpenAI-compatible server."""
 
     VERSION = 1
+    # 1.2: integer options stored as ints (async_migrate_entry).
+    MINOR_VERSION = 2
 
     @override
     async def async_step_user(
@@ -166,7 +189,7 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
             models, errors = await _async_validate(self.hass, data)
             if not errors:
                 return self.async_create_entry(
-                    title=data[CONF_BASE_URL],
+                    title=redact_url(data[CONF_BASE_URL]),
                     data=data,
                     subentries=[
                         {
@@ -205,7 +228,9 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
         return self.async_show_form(
             step_id="reauth_confirm",
             data_schema=probatio.Schema({probatio.Optional(CONF_API_KEY): _PASSWORD}),
-            description_placeholders={CONF_BASE_URL: entry.data[CONF_BASE_URL]},
+            description_placeholders={
+                CONF_BASE_URL: redact_url(entry.data[CONF_BASE_URL])
+            },
             errors=errors,
         )
 
@@ -217,11 +242,14 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
         errors: dict[str, str] = {}
         if user_input is not None:
             data = _clean_connection(user_input)
+            if CONF_API_KEY not in data and CONF_API_KEY in entry.data:
+                # The key field is never pre-filled: left blank, the stored key stays.
+                data[CONF_API_KEY] = entry.data[CONF_API_KEY]
             self._async_abort_entries_match(data)
             _, errors = await _async_validate(self.hass, data)
             if not errors:
                 return self.async_update_reload_and_abort(
-                    entry, data=data, title=data[CONF_BASE_URL]
+                    entry, data=data, title=redact_url(data[CONF_BASE_URL])
                 )
         return self.async_show_form(
             step_id="reconfigure",
@@ -269,9 +297,14 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         if user_input is not None:
             if not user_input.get(CONF_LLM_HASS_API):
                 user_input.pop(CONF_LLM_HASS_API, None)
+            # An empty PIN means none: it is not stored.
+            if pin := str(user_input.pop(CONF_CONFIRM_PIN, None) or "").strip():
+                user_input[CONF_CONFIRM_PIN] = pin
+                if not _PIN.fullmatch(pin):
+                    errors[CONF_CONFIRM_PIN] = "invalid_pin"
             if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
                 errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
-            else:
+            if not errors:
                 if is_new:
                     name = user_input.pop(CONF_NAME)
                     return self.async_create_entry(title=name, data=user_input)
@@ -319,49 +352,32 @@ def _agent_schema(
             ),
             probatio.Required(
                 CONF_MAX_ITERATIONS, default=DEFAULT_MAX_ITERATIONS
-            ): NumberSelector(
-                NumberSelectorConfig(min=1, max=50, step=1, mode=NumberSelectorMode.BOX)
-            ),
+            ): _whole_number(low=1, high=50),
             probatio.Required(
                 CONF_TOOL_TIMEOUT, default=DEFAULT_TOOL_TIMEOUT
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=1,
-                    max=300,
-                    step=1,
-                    unit_of_measurement="s",
-                    mode=NumberSelectorMode.BOX,
-                )
-            ),
+            ): _whole_number(low=1, high=300, unit="s"),
             probatio.Required(
                 CONF_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=5,
-                    max=600,
-                    step=1,
-                    unit_of_measurement="s",
-                    mode=NumberSelectorMode.BOX,
-                )
-            ),
+            ): _whole_number(low=5, high=600, unit="s"),
             probatio.Required(
                 CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
             ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),
             probatio.Required(
                 CONF_MAX_TOKENS, default=DEFAULT_MAX_TOKENS
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=16, max=65536, step=1, mode=NumberSelectorMode.BOX
-                )
-            ),
+            ): _whole_number(low=16, high=65536),
             probatio.Required(
                 CONF_HISTORY_TOKENS, default=DEFAULT_HISTORY_TOKENS
-            ): NumberSelector(
-                NumberSelectorConfig(
-                    min=0, max=1_000_000, step=100, mode=NumberSelectorMode.BOX
-                )
-            ),
+            ): _whole_number(low=0, high=1_000_000, step=100),
             probatio.Required(CONF_STREAM, default=DEFAULT_STREAM): BooleanSelector(),
+            probatio.Required(
+                CONF_CONVERSATION_EXPIRY, default=DEFAULT_CONVERSATION_EXPIRY
+            ): _whole_number(low=0, high=MAX_CONVERSATION_EXPIRY, unit="min"),
+            probatio.Required(
+                CONF_MAX_CONVERSATIONS, default=DEFAULT_MAX_CONVERSATIONS
+            ): _whole_number(low=1, high=10_000),
+            probatio.Required(
+                CONF_DEVICE_CONTINUITY, default=DEFAULT_DEVICE_CONTINUITY
+            ): BooleanSelector(),
             probatio.Required(
                 CONF_ENABLED_TOOLS, default=list(DEFAULT_ENABLED_TOOLS)
             ): SelectSelector(
@@ -384,6 +400,23 @@ def _agent_schema(
             probatio.Optional(CONF_WEATHER_ENTITY): EntitySelector(
                 EntitySelectorConfig(domain="weather")
             ),
+            probatio.Optional(CONF_CONFIRM_ENTITIES, default=[]): EntitySelector(
+                EntitySelectorConfig(multiple=True)
+            ),
+            # Pre-filled (masked) on reconfigure, so that saving keeps it.
+            probatio.Optional(CONF_CONFIRM_PIN): _PASSWORD,
         }
     )
     return probatio.Schema(schema)
+
+
+def _whole_number(
+    *, low: int, high: int, step: int = 1, unit: str | None = None
+) -> probatio.All[int]:
+    """A number box whose value is stored as an int (the UI gives floats)."""
+    config = NumberSelectorConfig(
+        min=low, max=high, step=step, mode=NumberSelectorMode.BOX
+    )
+    if unit is not None:
+        config["unit_of_measurement"] = unit
+    return probatio.All(NumberSelector(config), probatio.Coerce(int))

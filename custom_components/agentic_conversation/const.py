@@ -24,12 +24,33 @@ CONF_STREAM: Final = "stream"
 
 DEFAULT_MODEL: Final = "gpt-4o-mini"
 DEFAULT_MAX_ITERATIONS: Final = 10
-DEFAULT_TOOL_TIMEOUT: Final = 10.0
-DEFAULT_TURN_TIMEOUT: Final = 60.0
+DEFAULT_TOOL_TIMEOUT: Final = 10
+DEFAULT_TURN_TIMEOUT: Final = 60
 DEFAULT_TEMPERATURE: Final = 0.7
 DEFAULT_MAX_TOKENS: Final = 1024
 DEFAULT_HISTORY_TOKENS: Final = 4000
 DEFAULT_STREAM: Final = True
+# Options stored and sent as whole numbers (timeouts in seconds), though UI number
+# fields give floats: servers reject e.g. "max_tokens": 1024.0.
+# Conversations we keep: idle expiry in minutes (0: until the limits push them out),
+# how many per agent, and whether a device without a conversation id continues its last.
+CONF_CONVERSATION_EXPIRY: Final = "conversation_expiry"
+CONF_MAX_CONVERSATIONS: Final = "max_conversations"
+CONF_DEVICE_CONTINUITY: Final = "device_continuity"
+DEFAULT_CONVERSATION_EXPIRY: Final = 5
+MAX_CONVERSATION_EXPIRY: Final = 24 * 60
+DEFAULT_MAX_CONVERSATIONS: Final = 100
+DEFAULT_DEVICE_CONTINUITY: Final = False
+
+INTEGER_OPTIONS: Final = (
+    CONF_MAX_ITERATIONS,
+    CONF_TOOL_TIMEOUT,
+    CONF_TURN_TIMEOUT,
+    CONF_MAX_TOKENS,
+    CONF_HISTORY_TOKENS,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_MAX_CONVERSATIONS,
+)
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
 LLM_API_ID: Final = DOMAIN

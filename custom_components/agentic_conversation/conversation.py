@@ -11,8 +11,22 @@ from homeassistant.helpers import device_registry as dr, intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
-from .agent import OpenAICompatibleProvider
-from .const import CONF_MODEL, DOMAIN, SUBENTRY_CONVERSATION
+from .agent import Message, OpenAICompatibleProvider
+from .chat_history import content_to_messages
+from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
+from .confirmation_turn import Judgement, Verdict, async_settle, judge
+from .const import (
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_DEVICE_CONTINUITY,
+    CONF_MODEL,
+    CONF_TOOL_TIMEOUT,
+    DEFAULT_DEVICE_CONTINUITY,
+    DEFAULT_TOOL_TIMEOUT,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
@@ -71,6 +85,11 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         # rebuilt when the agent's options change.
         self._provider: OpenAICompatibleProvider = build_provider(entry, subentry)
 
+    async def async_will_remove_from_hass(self) -> None:
+        """Held actions die with the agent: a reloaded agent asks again."""
+        async_drop_agent(self.hass, self.entity_id)
+        await super().async_will_remove_from_hass()
+
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
         """Any language the model speaks."""
@@ -95,9 +114,29 @@ class AgenticConversationEntity(conversation.ConversationEntity):
     ) -> conversation.ConversationResult:
         """Answer one user message; always with something to say."""
         options = self.subentry.data
-        # Our own tools read the agent's tool options from this context.
+        pin = options.get(CONF_CONFIRM_PIN) or None
+        # Actions held last turn wait for these words; our code judges them.
+        pending = async_take(self.hass, chat_log.conversation_id, self.entity_id)
+        judgement = (
+            judge(pending, user_input.text, user_input.language, pin)
+            if pending is not None
+            else None
+        )
+        gate = ConfirmationGate(
+            self.hass,
+            options.get(CONF_CONFIRM_ENTITIES) or (),
+            approved=pending.actions
+            if pending is not None
+            and judgement is not None
+            and judgement.verdict is Verdict.RUN
+            else (),
+        )
+        # HA's own LLM context (with agent_id since 2026.11), plus what our tools
+        # read: the agent's tool options and this turn's confirmation gate.
         llm_context = AgenticLLMContext.extending(
-            user_input.as_llm_context(DOMAIN), ToolOptions.from_options(options)
+            user_input.as_llm_context(DOMAIN),
+            ToolOptions.from_options(options),
+            gate=gate,
         )
         try:
             await chat_log.async_provide_llm_data(
@@ -118,6 +157,61 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 conversation.AssistantContent(agent_id=self.entity_id, content=speech)
             )
             return _error_result(user_input, speech, chat_log.conversation_id)
+        # The history is ours: it outlives HA's chat log (idle minutes, restarts).
+        store = self.entry.runtime_data.conversations
+        limits = limits_of(options)
+        continuity = options.get(CONF_DEVICE_CONTINUITY, DEFAULT_DEVICE_CONTINUITY)
+        kept = store.find(
+            self.subentry.subentry_id,
+            [user_input.conversation_id, chat_log.conversation_id],
+            user_input.device_id
+            if continuity and user_input.conversation_id is None
+            else None,
+            limits,
+        )
+        start = len(chat_log.content) - 1  # this turn's user message
+        earlier = (
+            kept[1].messages if kept else content_to_messages(chat_log.content[1:start])
+        )
+        try:
+            return await self._async_answer(
+                user_input, chat_log, pending, judgement, earlier
+            )
+        finally:
+            # Whatever the turn added to the chat log (also when cancelled) is kept.
+            store.async_record(
+                self.subentry.subentry_id,
+                chat_log.conversation_id,
+                [*earlier, *content_to_messages(chat_log.content[start:])],
+                device_id=user_input.device_id,
+                limits=limits,
+                replaces=kept[0] if kept else None,
+            )
+
+    async def _async_answer(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        pending: Pending | None,
+        judgement: Judgement | None,
+        history: list[Message],
+    ) -> conversation.ConversationResult:
+        """Settle held actions with the user's words, else run a turn of the loop."""
+        options = self.subentry.data
+        if pending is not None and judgement is not None:
+            settled = await async_settle(
+                self.hass,
+                pending,
+                judgement,
+                user_input,
+                chat_log,
+                agent_id=self.entity_id,
+                tool_timeout=float(
+                    options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)
+                ),
+            )
+            if settled is not None:
+                return settled
         return await async_run_turn(
             self.hass,
             self.entry,
@@ -126,6 +220,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             self.entity_id,
             user_input,
             chat_log,
+            history=history,
         )
 
 

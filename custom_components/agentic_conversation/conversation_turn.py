@@ -8,7 +8,7 @@ satellite speaks.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import json
 from typing import Any
 
@@ -27,14 +27,17 @@ from .agent import (
     LoopFinished,
     LoopLimits,
     LoopResult,
+    Message,
     OpenAICompatibleProvider,
     StopReason,
     TextDelta,
     ToolCallFinished,
     ToolCallsRequested,
 )
-from .chat_history import content_to_messages, trim_to_budget
+from .chat_history import trim_to_budget
+from .confirmation import asks, async_hold
 from .const import (
+    CONF_CONFIRM_PIN,
     CONF_HISTORY_TOKENS,
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,
@@ -45,9 +48,17 @@ from .const import (
     DEFAULT_TURN_TIMEOUT,
     LOGGER,
 )
-from .replies import Fallback, Problem, async_render, fallback_for
+from .done_actions import actions_done
+from .replies import (
+    Fallback,
+    Problem,
+    async_render,
+    async_render_question,
+    fallback_for,
+)
 from .speech import SpeechStreamCleaner, clean_for_speech
 from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
+from .tool_options import gate_of
 
 type Delta = (
     conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
@@ -56,11 +67,18 @@ type Delta = (
 
 @dataclass
 class _TurnRecord:
-    """What the chat-log writer saw, for composing the result."""
+    """The turn's context, and what the chat-log writer saw, for composing the result."""
 
+    hass: HomeAssistant
+    user_input: conversation.ConversationInput
+    chat_log: conversation.ChatLog
+    agent_id: str
+    pin: str | None
     result: LoopResult | None = None
     fallback: Fallback | None = None
     spoken: str = ""
+    asked: bool = False
+    """The turn ended on our question about held actions."""
     intents: dict[str, str] = field(default_factory=dict)
     """The intent of each offered intent tool, by offered name."""
 
@@ -73,18 +91,27 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
     agent_id: str,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
+    *,
+    history: list[Message],
 ) -> conversation.ConversationResult:
     """Run one turn; never raises (but for cancellation): a reply is always spoken."""
-    record = _TurnRecord(intents=intent_types(chat_log.llm_api))
+    record = _TurnRecord(
+        hass,
+        user_input,
+        chat_log,
+        agent_id,
+        subentry.data.get(CONF_CONFIRM_PIN) or None,
+        intents=intent_types(chat_log.llm_api),
+    )
     try:
         loop = _build_loop(provider, subentry, chat_log)
-        history = trim_to_budget(
-            content_to_messages(chat_log.content[1:-1]),
+        sent = trim_to_budget(
+            history,
             int(subentry.data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
         )
-        events = loop.stream(user_input.text, history, tool_specs(chat_log.llm_api))
+        events = loop.stream(user_input.text, sent, tool_specs(chat_log.llm_api))
         async for _content in chat_log.async_add_delta_content_stream(
-            agent_id, _deltas(hass, user_input.language, events, record)
+            agent_id, _deltas(events, record)
         ):
             pass
     except Exception:  # noqa: BLE001 - whatever broke, the user must hear a reply
@@ -93,23 +120,26 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
             chat_log.conversation_id,
         )
         record.fallback = Fallback(Problem.UNEXPECTED)
-        speech = await async_render(hass, user_input.language, record.fallback)
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=agent_id, content=speech)
-        )
-        record.spoken = speech
+        record.spoken = await async_render(hass, user_input.language, record.fallback)
+        # Through the delta stream, so a pipeline that already speaks says it too.
+        await async_say(chat_log, agent_id, record.spoken)
 
     if record.result is not None and isinstance(record.result.error, LLMAuthError):
         entry.async_start_reauth(hass)
 
     if record.fallback is None:
         try:
-            return conversation.async_get_result_from_chat_log(user_input, chat_log)
+            result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         except HomeAssistantError:  # pragma: no cover - the writer always ends on text
             LOGGER.exception("Chat log ended without an answer")
             record.fallback = Fallback(Problem.UNEXPECTED)
             record.spoken = await async_render(
                 hass, user_input.language, record.fallback
+            )
+        else:
+            # A question about held actions: a satellite listens for the answer.
+            return (
+                replace(result, continue_conversation=True) if record.asked else result
             )
     response = intent.IntentResponse(language=user_input.language)
     code = (
@@ -151,10 +181,7 @@ def _build_loop(
 
 
 async def _deltas(
-    hass: HomeAssistant,
-    language: str,
-    events: AsyncIterator[LoopEvent],
-    record: _TurnRecord,
+    events: AsyncIterator[LoopEvent], record: _TurnRecord
 ) -> AsyncIterator[Delta]:
     """Translate loop events into chat-log deltas, cleaned for speech."""
     cleaner = SpeechStreamCleaner()
@@ -195,7 +222,7 @@ async def _deltas(
                     "tool_call_id": call.call_id,
                     "tool_name": call.name,
                     "result": llm.ToolResult(
-                        data=_envelope_data(call.result), error=not call.ok
+                        data=envelope_data(call.result), error=not call.ok
                     ),
                 }
             case LoopFinished(result=result):
@@ -203,18 +230,41 @@ async def _deltas(
                     streamed += tail
                     yield {"content": tail}
                 record.result = result
-                async for delta in _finish(hass, language, result, streamed, record):
+                async for delta in _finish(result, streamed, record):
                     yield delta
 
 
 async def _finish(
-    hass: HomeAssistant,
-    language: str,
-    result: LoopResult,
-    streamed: str,
-    record: _TurnRecord,
+    result: LoopResult, streamed: str, record: _TurnRecord
 ) -> AsyncIterator[Delta]:
-    """End the turn on words: the model's answer, or a spoken fallback."""
+    """End the turn on words: the model's answer, our question, or a fallback."""
+    hass, language = record.hass, record.user_input.language
+    read_only = read_only_tools(record.chat_log.llm_api)
+    gate = (
+        gate_of(record.chat_log.llm_api.llm_context)
+        if record.chat_log.llm_api
+        else None
+    )
+    if result.stop_reason is StopReason.CONFIRMATION and gate and gate.held:
+        actions = list(gate.held.values())
+        pending = async_hold(
+            hass,
+            record.chat_log.conversation_id,
+            record.agent_id,
+            actions,
+            record.user_input.context,
+            pin=record.pin,
+        )
+        record.asked = True
+        record.spoken = await async_render_question(
+            hass,
+            language,
+            asks(hass, actions),
+            actions_done(result.tool_calls, read_only, record.intents),
+            needs_pin=pending.needs_pin,
+        )
+        yield {"role": "assistant", "content": record.spoken}
+        return
     answer = clean_for_speech(result.text)
     answered = (
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
@@ -227,7 +277,7 @@ async def _finish(
             yield {"role": "assistant", "content": answer}
         record.spoken = streamed.strip() or answer
         return
-    record.fallback = fallback_for(result, record.intents)
+    record.fallback = fallback_for(result, read_only, record.intents)
     LOGGER.warning(
         "Turn ended without an answer (%s%s); speaking a fallback",
         result.stop_reason,
@@ -237,7 +287,24 @@ async def _finish(
     yield {"role": "assistant", "content": record.spoken}
 
 
-def _envelope_data(envelope: str) -> dict[str, Any]:
+def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
+    """Tools that only read (searching, states, weather): they never count as done."""
+    if api is None:
+        return frozenset()
+    return frozenset(tool.name for tool in api.tools if tool.annotations.read_only)
+
+
+async def async_say(chat_log: conversation.ChatLog, agent_id: str, text: str) -> None:
+    """Add our own words to the chat log through its delta stream (TTS hears it)."""
+
+    async def _words() -> AsyncIterator[Delta]:
+        yield {"role": "assistant", "content": text}
+
+    async for _content in chat_log.async_add_delta_content_stream(agent_id, _words()):
+        pass
+
+
+def envelope_data(envelope: str) -> dict[str, Any]:
     """The tool result envelope as JSON data for the chat log."""
     try:
         data = json.loads(envelope)

@@ -1,4 +1,4 @@
-"""Diagnostics: the connection and its agents, with the key and prompts redacted."""
+"""Diagnostics: the connection and its agents, without secrets or prompts."""
 
 from dataclasses import asdict
 from typing import Any
@@ -8,8 +8,10 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 
 from . import AgenticConfigEntry
+from .const import CONF_BASE_URL, CONF_CONFIRM_PIN
+from .redact import redact_url
 
-TO_REDACT = {CONF_API_KEY, CONF_PROMPT}
+TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_CONFIRM_PIN}
 
 
 async def async_get_config_entry_diagnostics(
@@ -17,9 +19,10 @@ async def async_get_config_entry_diagnostics(
 ) -> dict[str, Any]:
     """What support needs to know about a connection."""
     runtime = getattr(entry, "runtime_data", None)
+    data = {**entry.data, CONF_BASE_URL: redact_url(entry.data[CONF_BASE_URL])}
     return {
         "entry": async_redact_data(
-            {"title": entry.title, "data": dict(entry.data), "state": entry.state},
+            {"title": redact_url(entry.title), "data": data, "state": entry.state},
             TO_REDACT,
         ),
         "models": list(runtime.models) if runtime is not None else None,

@@ -1,6 +1,6 @@
 """What a turn's tool calls changed, to be told in words when the turn fails later."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 import json
 from typing import Any
@@ -21,18 +21,33 @@ class Action:
     speech: str = ""
 
 
+# Services whose result is told with their own verb.
+_SERVICE_KINDS = {
+    "turn_on": "done_turn_on",
+    "turn_off": "done_turn_off",
+    "unlock": "done_unlock",
+    "open": "done_open",
+    "open_cover": "done_open",
+    "open_valve": "done_open",
+    "alarm_disarm": "done_disarm",
+}
+
+
 def actions_done(
-    records: Sequence[ToolCallRecord], intents: Mapping[str, str] | None = None
+    records: Sequence[ToolCallRecord],
+    read_only: Collection[str] = (),
+    intents: Mapping[str, str] | None = None,
 ) -> tuple[Action, ...]:
     """What the turn's successful tool calls changed, for telling the user.
 
-    Only calls that acted on something named count (reading a state or the weather
-    is not worth repeating when the answer is lost). `intents` gives the intent of
-    each intent tool by the name it was offered under (tool_dispatch.intent_types).
+    Only calls that changed something named count: reading a state, a search or the
+    weather (tools in `read_only`, and intents that only answer a question) never do.
+    `intents` gives the intent of each intent tool by the name it was offered under
+    (tool_dispatch.intent_types).
     """
     done: list[Action] = []
     for record in records:
-        if not record.ok or record.repeated:
+        if not record.ok or record.repeated or record.name in read_only:
             continue
         action = _action(record, intents or {})
         if action is not None and action not in done:
@@ -47,7 +62,7 @@ def _action(record: ToolCallRecord, intents: Mapping[str, str]) -> Action | None
     except ValueError:
         return None
     result = envelope.get("result") if isinstance(envelope, dict) else None
-    if not isinstance(result, dict):
+    if not isinstance(result, dict) or result.get("response_type") == "query_answer":
         return None
     speech = result.get("speech", {}).get("plain", {}).get("speech")
     if isinstance(speech, str) and speech.strip():
@@ -59,11 +74,11 @@ def _action(record: ToolCallRecord, intents: Mapping[str, str]) -> Action | None
     service = (
         record.arguments.get("service") if isinstance(record.arguments, dict) else None
     )
-    if verb == "HassTurnOn" or service == "turn_on":
+    if verb == "HassTurnOn":
         return Action("done_turn_on", names)
-    if verb == "HassTurnOff" or service == "turn_off":
+    if verb == "HassTurnOff":
         return Action("done_turn_off", names)
-    return Action("done_other", names)
+    return Action(_SERVICE_KINDS.get(str(service), "done_other"), names)
 
 
 def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from .const import (
     LOGGER,
     SUBENTRY_CONVERSATION,
 )
+from .redact import redact_url
 
 ISSUE_PREFIX = "tools_unsupported_"
 PROBE_LIMIT = 20.0
@@ -72,7 +73,8 @@ async def async_check_agent(
             translation_placeholders={
                 "agent": subentry.title,
                 "model": str(options.get(CONF_MODEL)),
-                "base_url": entry.data[CONF_BASE_URL],
+                # Shown in Repairs and in diagnostics: without credentials.
+                "base_url": redact_url(entry.data[CONF_BASE_URL]),
             },
         )
     elif found.tools is not None or not wants_tools:
@@ -109,4 +111,6 @@ def _issue_belongs_to(
     """Whether an issue was raised for an agent of this connection."""
     found = registry.async_get_issue(DOMAIN, issue)
     placeholders = (found.translation_placeholders or {}) if found else {}
-    return bool(placeholders.get("base_url") == entry.data[CONF_BASE_URL])
+    base_url = entry.data[CONF_BASE_URL]
+    # Earlier versions put the URL in unredacted.
+    return placeholders.get("base_url") in (base_url, redact_url(base_url))

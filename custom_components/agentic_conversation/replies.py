@@ -4,7 +4,7 @@ The words live in translations/<language>.json under `exceptions.<key>.message`,
 user hears them in their language (English where a translation is missing).
 """
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -17,6 +17,7 @@ from .agent import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -32,6 +33,7 @@ class Problem(StrEnum):
     """Why there is no answer; each is a translation key."""
 
     LLM_AUTH = "llm_auth"
+    LLM_FORBIDDEN = "llm_forbidden"
     LLM_RATE_LIMITED = "llm_rate_limited"
     LLM_TIMEOUT = "llm_timeout"
     LLM_UNREACHABLE = "llm_unreachable"
@@ -40,6 +42,8 @@ class Problem(StrEnum):
     LLM_BAD_REQUEST = "llm_bad_request"
     LLM_BAD_RESPONSE = "llm_bad_response"
     ITERATION_CAP = "iteration_cap"
+    REFUSED = "refused"
+    CUT_OFF = "cut_off"
     EMPTY_ANSWER = "empty_answer"
     UNEXPECTED = "unexpected"
     CONVERSATION_BUSY = "conversation_busy"
@@ -48,6 +52,7 @@ class Problem(StrEnum):
 
 _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMAuthError, Problem.LLM_AUTH),
+    (LLMForbiddenError, Problem.LLM_FORBIDDEN),
     (LLMRateLimitError, Problem.LLM_RATE_LIMITED),
     (LLMTimeoutError, Problem.LLM_TIMEOUT),
     # Before its base class: reached, then lost mid-answer.
@@ -57,6 +62,16 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
 )
+
+# How each kind of risky action (risk.RiskKind) is asked about.
+_ACTION_KEYS = {
+    "unlock": "action_unlock",
+    "open": "action_open",
+    "disarm": "action_disarm",
+    "turn_on": "action_turn_on",
+    "turn_off": "action_turn_off",
+    "other": "action_other",
+}
 
 # Used only if the translation files cannot be read at all.
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
@@ -79,12 +94,18 @@ def problem_for_error(error: LLMError | None) -> Problem:
 
 
 def fallback_for(
-    result: LoopResult, intents: Mapping[str, str] | None = None
+    result: LoopResult,
+    read_only: Collection[str] = (),
+    intents: Mapping[str, str] | None = None,
 ) -> Fallback:
     """The fallback for a loop result that has no answer to speak."""
-    done = actions_done(result.tool_calls, intents)
+    done = actions_done(result.tool_calls, read_only, intents)
     if result.stop_reason is StopReason.ITERATION_CAP:
         return Fallback(Problem.ITERATION_CAP, done)
+    if result.stop_reason is StopReason.REFUSED:
+        return Fallback(Problem.REFUSED, done)
+    if result.stop_reason is StopReason.CUT_OFF:
+        return Fallback(Problem.CUT_OFF, done)
     if result.stop_reason is StopReason.DEADLINE:
         return Fallback(Problem.LLM_TIMEOUT, done)
     if result.stop_reason is StopReason.LLM_ERROR:
@@ -98,9 +119,59 @@ async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -
     problem = strings.get(fallback.problem.value) or _LAST_RESORT
     if not fallback.done:
         return problem
-    done = "; ".join(_told(action, strings) for action in fallback.done)
     template = strings.get("partial_success") or "{done}. But {problem}"
-    return template.format(done=done, problem=_lower_first(problem))
+    return template.format(
+        done=told_done(fallback.done, strings), problem=_lower_first(problem)
+    )
+
+
+async def async_render_question(
+    hass: HomeAssistant,
+    language: str,
+    asks: Sequence[tuple[str, Sequence[str]]],
+    done: Sequence[Action],
+    *,
+    needs_pin: bool,
+) -> str:
+    """The question about held actions, after what was already done, in words.
+
+    `asks` are (kind, names) pairs: kind is a `risk.RiskKind` value.
+    """
+    strings = await _async_strings(hass, language)
+    joiner = f" {strings.get('names_joiner') or 'and'} "
+    actions = joiner.join(
+        (strings.get(_ACTION_KEYS.get(kind, "action_other")) or "{names}").format(
+            names=joiner.join(names)
+        )
+        for kind, names in asks
+    )
+    parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]
+    if done:
+        parts.insert(0, f"{told_done(done, strings)}.")
+    if needs_pin:
+        parts.append(strings.get("confirm_pin_prompt") or "")
+    return " ".join(part for part in parts if part)
+
+
+async def async_render_done(
+    hass: HomeAssistant, language: str, done: Sequence[Action]
+) -> str:
+    """What a confirmed action did, in words (a plain "done" if nothing is named)."""
+    strings = await _async_strings(hass, language)
+    if not done:
+        return strings.get("confirmed_done") or "Done."
+    return f"{told_done(done, strings)}."
+
+
+async def async_phrase(hass: HomeAssistant, language: str, key: str) -> str:
+    """One of the short fixed replies (e.g. `confirmation_declined`)."""
+    strings = await _async_strings(hass, language)
+    return strings.get(key) or _LAST_RESORT
+
+
+def told_done(done: Sequence[Action], strings: dict[str, str]) -> str:
+    """Actions in words, joined."""
+    return "; ".join(_told(action, strings) for action in done)
 
 
 def _told(action: Action, strings: dict[str, str]) -> str:

@@ -1,5 +1,11 @@
-"""The loop's tool dispatcher over a chat log's HA LLM API (Assist, ours, any other)."""
+"""The loop's tool dispatcher over a chat log's HA LLM API (Assist, ours, any other).
 
+Every call passes the turn's confirmation gate first, with what it would do: an
+intent's targets resolved as HA will resolve them, the entities another tool names.
+`call_service` reviews its own, exactly resolved, targets.
+"""
+
+from dataclasses import replace
 import json
 from typing import Any
 
@@ -7,7 +13,12 @@ import probatio
 
 from homeassistant.helpers import llm
 
-from .agent import ToolSpec, ToolValidationError
+from .agent import ToolHeldError, ToolSpec, ToolValidationError
+from .confirmation import HELD_MESSAGE
+from .risk import UNKNOWN_SERVICE, Effect, argument_entity_ids, intent_effects
+from .tool_options import gate_of
+from .tools.entities import is_exposed
+from .tools.services import CallServiceTool
 
 
 class ToolReportedError(Exception):
@@ -33,12 +44,49 @@ class ChatLogToolDispatcher:
             tool_input = llm.ToolInput(
                 tool_name=name, tool_args=arguments, external=True
             )
+        except probatio.Invalid as err:
+            raise ToolValidationError(f"Invalid arguments: {err}") from err
+        gate = gate_of(self._api.llm_context)
+        if (
+            gate is not None
+            and tool is not None
+            and (effects := self._effects(tool, arguments)) is not None
+            and not gate.review(tool_input.id, name, arguments, effects)
+        ):
+            raise ToolHeldError(HELD_MESSAGE)
+        try:
             result = await self._api.async_call_tool(tool_input)
         except probatio.Invalid as err:
             raise ToolValidationError(f"Invalid arguments: {err}") from err
+        if gate is not None and tool_input.id in gate.held:
+            # Held by the tool itself: keep it under the name the model used.
+            gate.held[tool_input.id] = replace(
+                gate.held[tool_input.id], tool_name=name, arguments=arguments
+            )
+            raise ToolHeldError(HELD_MESSAGE)
         if result.error:
             raise ToolReportedError(json.dumps(result.data))
         return result.data
+
+    def _effects(
+        self, tool: llm.Tool, arguments: dict[str, Any]
+    ) -> list[Effect] | None:
+        """What a call would do, for the gate; None when the tool asks the gate itself."""
+        tool = original_tool(tool)
+        hass = self._api.api.hass
+        if isinstance(tool, CallServiceTool):
+            return None
+        if isinstance(tool, llm.IntentTool):
+            return intent_effects(
+                hass, tool.intent_type, arguments, self._api.llm_context
+            )
+        if tool.annotations.read_only:
+            return []
+        return [
+            Effect(entity_id, entity_id.split(".", 1)[0], UNKNOWN_SERVICE, arguments)
+            for entity_id in argument_entity_ids(arguments)
+            if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
+        ]
 
 
 def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:

@@ -12,6 +12,7 @@ from typing import Any, Self
 
 from homeassistant.helpers import llm
 
+from .confirmation import ConfirmationGate
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_ENABLED_TOOLS,
@@ -45,19 +46,33 @@ class ToolOptions:
 
 @dataclass(slots=True)
 class AgenticLLMContext(llm.LLMContext):
-    """An LLM context that also carries the asking agent's tool options."""
+    """An LLM context that also carries the agent's tool options and its turn's gate."""
 
     tool_options: ToolOptions = field(default_factory=ToolOptions)
+    gate: ConfirmationGate | None = None
 
     @classmethod
-    def extending(cls, base: llm.LLMContext, tool_options: ToolOptions) -> Self:
-        """HA's context, as HA builds it (every field of its release), with options.
+    def extending(
+        cls,
+        base: llm.LLMContext,
+        tool_options: ToolOptions,
+        *,
+        gate: ConfirmationGate | None = None,
+    ) -> Self:
+        """HA's context, as HA builds it (every field of its release), with ours.
 
         e.g. `user_input.as_llm_context(DOMAIN)`, which since HA 2026.11 also names
         the agent (`agent_id`).
         """
         inherited = {item.name: getattr(base, item.name) for item in fields(base)}
-        return cls(**inherited, tool_options=tool_options)
+        return cls(**inherited, tool_options=tool_options, gate=gate)
+
+
+def gate_of(llm_context: llm.LLMContext) -> ConfirmationGate | None:
+    """The confirmation gate of our agent's turn; None for any other caller."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.gate
+    return None
 
 
 def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:

@@ -412,14 +412,18 @@ async def test_large_result_truncated(
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "expected", "reason"),
     [
-        ("The answer is forty-", "The answer is forty-"),
-        ("", "Sorry, my answer was cut off."),
+        ("The answer is forty-", "The answer is forty-", StopReason.FINAL),
+        ("", "Sorry, my answer was cut off.", StopReason.CUT_OFF),
     ],
 )
 async def test_finish_reason_length(
-    fake_llm: FakeLLM, provider: OpenAICompatibleProvider, text: str, expected: str
+    fake_llm: FakeLLM,
+    provider: OpenAICompatibleProvider,
+    text: str,
+    expected: str,
+    reason: StopReason,
 ) -> None:
     """Out of tokens: the partial text is the answer; cut tool calls are not run."""
     fake_llm.script(
@@ -434,7 +438,7 @@ async def test_finish_reason_length(
     result = await AgenticLoop(provider, tools).run("go", [], tools.specs)
 
     assert result.text == expected
-    assert result.stop_reason is StopReason.FINAL
+    assert result.stop_reason is reason
     assert result.finish_reason == "length"
     assert tools.calls == []
     assert result.messages[-1] == {"role": "assistant", "content": expected}
@@ -450,7 +454,7 @@ async def test_finish_reason_content_filter(
     result = await AgenticLoop(provider, Dispatcher()).run("something bad", [], [])
 
     assert result.text == "I can't help with that request."
-    assert result.stop_reason is StopReason.FINAL
+    assert result.stop_reason is StopReason.REFUSED
     assert result.finish_reason == "content_filter"
 
 

@@ -119,7 +119,7 @@ async def test_final_answer_content_filter() -> None:
 
     result = await loop.run("go", [], tools.specs)
 
-    assert result.stop_reason is StopReason.ITERATION_CAP
+    assert result.stop_reason is StopReason.REFUSED
     assert result.text == "I can't help with that request."
 
 

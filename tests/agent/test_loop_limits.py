@@ -19,6 +19,7 @@ from custom_components.agentic_conversation.agent import (
     LLMCallStarted,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -30,7 +31,9 @@ from custom_components.agentic_conversation.agent import (
     StopReason,
     ToolCallFinished,
 )
-from custom_components.agentic_conversation.agent.loop import FINAL_ANSWER_INSTRUCTION
+from custom_components.agentic_conversation.agent.composition import (
+    FINAL_ANSWER_INSTRUCTION,
+)
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
 from .common import Dispatcher, Events, assert_consistent, envelope, weather
@@ -40,7 +43,7 @@ from .common import Dispatcher, Events, assert_consistent, envelope, weather
     ("reply", "error_class", "status", "retry_after"),
     [
         (Reply.error(401, "bad key"), LLMAuthError, 401, None),
-        (Reply.error(403), LLMAuthError, 403, None),
+        (Reply.error(403), LLMForbiddenError, 403, None),
         (Reply.error(429, retry_after="7"), LLMRateLimitError, 429, 7.0),
         (Reply.error(429), LLMRateLimitError, 429, None),
         (Reply.error(500), LLMServerError, 500, None),

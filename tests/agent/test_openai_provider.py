@@ -19,6 +19,7 @@ from custom_components.agentic_conversation.agent import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -344,12 +345,29 @@ async def test_completion_quirks(
     assert second.text == "No."
 
 
+async def test_max_tokens_is_sent_as_an_int(fake_llm: FakeLLM) -> None:
+    """A float from a UI number field goes on the wire as 1024, not 1024.0."""
+    from_the_ui: Any = 1024.0
+    provider = OpenAICompatibleProvider(
+        base_url=fake_llm.base_url, api_key=None, model=MODEL, max_tokens=from_the_ui
+    )
+    fake_llm.script([Reply.text("a")])
+    try:
+        await provider.complete([{"role": "user", "content": "hi"}], [])
+    finally:
+        await provider.close()
+
+    sent = fake_llm.requests[0]["max_tokens"]
+    assert sent == 1024
+    assert type(sent) is int
+
+
 @pytest.mark.parametrize(
     ("status", "error_class"),
     [
         (400, LLMBadRequestError),
         (401, LLMAuthError),
-        (403, LLMAuthError),
+        (403, LLMForbiddenError),
         (404, LLMBadRequestError),
         (408, LLMTimeoutError),
         (409, LLMBadRequestError),
@@ -480,6 +498,13 @@ async def test_timeout(fake_llm: FakeLLM, stream: bool) -> None:
             LLMAuthError,
             "who are you",
         ),
+        (
+            Reply.sse(
+                [{"error": {"message": "not for you", "type": "permission_denied"}}]
+            ),
+            LLMForbiddenError,
+            "not for you",
+        ),
         (Reply.sse([{"error": {"message": "oops"}}]), LLMServerError, "oops"),
         (Reply.sse([], done=True), LLMBadResponseError, "ended before"),
     ],
@@ -490,6 +515,7 @@ async def test_timeout(fake_llm: FakeLLM, stream: bool) -> None:
         "error_invalid",
         "error_rate",
         "error_auth",
+        "error_forbidden",
         "error_other",
         "empty",
     ],

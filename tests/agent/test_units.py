@@ -20,7 +20,7 @@ from custom_components.agentic_conversation.agent import (
     ToolSpec,
     UnknownToolError,
 )
-from custom_components.agentic_conversation.agent.loop import summarize
+from custom_components.agentic_conversation.agent.composition import summarize
 from custom_components.agentic_conversation.agent.messages import (
     arguments_to_wire,
     assistant_message,
@@ -54,6 +54,7 @@ def test_public_api() -> None:
         "OpenAICompatibleProvider",
         "StopReason",
         "ToolDispatcher",
+        "ToolHeldError",
         "ToolValidationError",
         "UnknownToolError",
     ):
@@ -71,6 +72,9 @@ def test_public_api() -> None:
         "deadline",
         "cancelled",
         "llm_error",
+        "refused",
+        "cut_off",
+        "confirmation",
     ]
 
 
@@ -235,7 +239,8 @@ def test_llm_errors() -> None:
     )
     assert str(LLMTimeoutError()) == "LLMTimeoutError"
     assert LLMError.kind == "llm"
-    assert len({cls.kind for cls in LLMError.__subclasses__()}) == 7
+    kinds = [cls.kind for cls in LLMError.__subclasses__()]
+    assert len(kinds) == len(set(kinds)) == 8
     unknown = UnknownToolError("x")
     assert unknown.name == "x"
 

@@ -12,6 +12,7 @@ plugin's socket guard and event loop don't apply to a real client.)
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 import contextlib
 import json
 import os
@@ -315,12 +316,15 @@ async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
 
 
 async def _scripted_story(
-    client: HomeAssistantClient, session: aiohttp.ClientSession, report: dict[str, Any]
+    client: HomeAssistantClient,
+    session: aiohttp.ClientSession,
+    report: dict[str, Any],
+    restart: Callable[[], Awaitable[None]],
 ) -> None:
     llm = FakeLLMProcess(session)
     await llm.start()
     try:
-        await _scripted_turns(client, session, llm, report)
+        await _scripted_turns(client, session, llm, report, restart)
     finally:
         llm.kill()  # also when a step failed: never leave the server running
 
@@ -330,6 +334,7 @@ async def _scripted_turns(
     session: aiohttp.ClientSession,
     llm: FakeLLMProcess,
     report: dict[str, Any],
+    restart: Callable[[], Awaitable[None]],
 ) -> None:
     agent = await _set_up_home(client, llm.base_url)
     report["agent"] = agent
@@ -403,6 +408,25 @@ async def _scripted_turns(
             "messages"
         ]
 
+        # (e) a real restart: the conversation and what "it" was outlive it
+        await llm.script(
+            {"kind": "tool_calls", "calls": [[turn_on, {"name": "Porch light"}]]},
+            {"kind": "text", "text": "On."},
+        )
+        before = await _say(ws, agent, "switch on the porch light")
+    await restart()
+    async with client.websocket() as ws:
+        await llm.script(
+            {"kind": "tool_calls", "calls": [[turn_off, {"name": "Porch light"}]]},
+            {"kind": "text", "text": "Off."},
+        )
+        report["after_restart"] = {
+            "light_before": await _light(client),
+            **await _say(ws, agent, "turn it off", before["conversation_id"]),
+            "light": await _light(client),
+            "sent_history": (await llm.requests())[-2]["messages"],
+        }
+
         # (c) the LLM server dies; the user still hears something, and HA goes on
         llm.kill()
         report["server_killed"] = await _say(ws, agent, "are you still there?")
@@ -468,33 +492,49 @@ async def main(report_path: Path, llama: bool) -> None:
         )
         (custom / "recording_tts").symlink_to(RECORDING_TTS)
         log = open(config / "hass.log", "wb")
-        hass = subprocess.Popen(
-            [sys.executable, "-m", "homeassistant", "--config", str(config)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            # Not the repository: its custom_components/ would shadow the config's.
-            cwd=config,
-            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        )
+
+        def start_hass() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(
+                [sys.executable, "-m", "homeassistant", "--config", str(config)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                # Not the repository: its custom_components/ would shadow the config's.
+                cwd=config,
+                env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+            )
+
+        def stop_hass(process: subprocess.Popen[bytes]) -> None:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+        hass = start_hass()
         started = time.monotonic()
         try:
             async with aiohttp.ClientSession() as session:
                 client = HomeAssistantClient(f"http://127.0.0.1:{port}", session)
+
+                async def restart() -> None:
+                    nonlocal hass
+                    stop_hass(hass)
+                    report["restart_exit_code"] = hass.returncode
+                    hass = start_hass()
+                    await client.wait_until_up(180)
+                    await client.wait_until_running()
+
                 await client.wait_until_up(180)
                 report["hass_up_seconds"] = round(time.monotonic() - started, 1)
                 if llama:
                     await _llama_story(client, session, report)
                 else:
-                    await _scripted_story(client, session, report)
+                    await _scripted_story(client, session, report, restart)
         except Exception as err:  # noqa: BLE001 - the report says what broke
             report["error"] = repr(err)
         finally:
             report["hass_alive_at_end"] = hass.poll() is None
-            hass.terminate()
-            try:
-                hass.wait(30)
-            except subprocess.TimeoutExpired:
-                hass.kill()
+            stop_hass(hass)
             log.close()
             text = (config / "hass.log").read_text(errors="replace")
             report_path.with_suffix(".log").write_text(text)

@@ -76,6 +76,17 @@ def test_a_killed_llm_server_is_still_answered_out_loud(story: dict[str, Any]) -
     assert story["hass_errors"] == []
 
 
+def test_a_conversation_outlives_a_restart(story: dict[str, Any]) -> None:
+    """(e) HA restarts; "turn it off" in the same conversation knows what "it" was."""
+    after = story["after_restart"]
+    assert after["light_before"] == "on"
+    assert after["light"] == "off"
+    assert after["speech"] == "Off."
+    users = [m["content"] for m in after["sent_history"] if m["role"] == "user"]
+    assert users == ["switch on the porch light", "turn it off"]
+    assert any(m.get("tool_calls") for m in after["sent_history"])
+
+
 def test_the_satellite_hears_every_answer(story: dict[str, Any]) -> None:
     """(d) Through the pipeline to a streaming TTS: what it was asked to say."""
     answer = story["pipeline_turn_on"]

@@ -37,9 +37,18 @@ class LLMError(Exception):
 
 
 class LLMAuthError(LLMError):
-    """The server rejected our credentials (401) or this use of them (403)."""
+    """The server rejected our credentials (401): a new key is needed."""
 
     kind = "auth"
+
+
+class LLMForbiddenError(LLMError):
+    """The server refused this request (403), though the key itself may be fine.
+
+    No access to the model, a region or a moderation block: a new key would not help.
+    """
+
+    kind = "forbidden"
 
 
 class LLMRateLimitError(LLMError):
@@ -90,6 +99,14 @@ class ToolError(Exception):
 
 class ToolValidationError(ToolError):
     """The arguments of a tool call are wrong; the message tells the model how."""
+
+
+class ToolHeldError(ToolError):
+    """The call was not run: it waits for the user's own confirmation.
+
+    The message tells the model so; the loop ends the turn after this round, so the
+    caller can ask the user.
+    """
 
 
 class UnknownToolError(ToolError):

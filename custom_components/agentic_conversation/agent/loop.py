@@ -13,12 +13,12 @@ never exceptions; cancellation is reported and then re-raised.
 """
 
 import asyncio
-from collections import Counter
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 import inspect
 import logging
 import time
 
+from .composition import FINAL_ANSWER_INSTRUCTION, compose, summarize
 from .errors import LLMError, LLMTimeoutError
 from .events import (
     LLMCallStarted,
@@ -39,32 +39,15 @@ from .tool_calls import (
     execute_tool_call,
     repeated_record,
 )
-from .turn import Turn
+from .turn import REPEAT_LIMIT, Turn
 
 _LOGGER = logging.getLogger(__name__)
 
 type EventCallback = Callable[[LoopEvent], Awaitable[None] | None]
 
-FINAL_ANSWER_INSTRUCTION = (
-    "You have used all the tool calls allowed for this request. Do not call any more "
-    "tools. Answer the user now, using only what you have learned so far, and say "
-    "briefly what you could not do."
-)
-REFUSAL_TEXT = "I can't help with that request."
-CUT_OFF_TEXT = "Sorry, my answer was cut off."
-REPEATED_NOTE = (
-    "This exact call was already made in this request; this is its earlier result. "
-    "It was not run again."
-)
-REPEATED_AGAIN_NOTE = (
-    "This exact call was already made twice in this request; this is its earlier "
-    "result. Stop calling it and answer the user."
-)
 CANCELLED_ERROR = "cancelled"
 DEADLINE_ERROR = "The request ran out of time before this tool finished."
 
-# The third identical call in a turn ends the tool phase.
-REPEAT_LIMIT = 3
 # Finish reasons that need no warning; any other is logged and treated like "stop".
 _KNOWN_FINISH_REASONS = {
     "stop",
@@ -244,11 +227,15 @@ class AgenticLoop:
                 "content_filter",
             ):
                 # RESPONSE_COMPOSITION
-                turn.finish(_answer_text(response), StopReason.FINAL)
+                turn.finish(*compose(response, StopReason.FINAL))
                 return
             # TOOL_EXECUTION and RESULT_AGGREGATION
             await emit(ToolCallsRequested(turn.iterations, list(response.tool_calls)))
             await self._run_tools(turn, response, emit)
+            if any(record.held for record in turn.records):
+                # The user decides, not the model: ask before anything else happens.
+                turn.fail(StopReason.CONFIRMATION, None)
+                return
             if turn.repeat_limit_hit:
                 _LOGGER.warning(
                     "The same tool call was requested %d times; asking for a final"
@@ -306,35 +293,21 @@ class AgenticLoop:
         calls = response.tool_calls
         turn.open_tool_phase(response.text, calls)
         pending: dict[asyncio.Task[ToolCallRecord], int] = {}
-        first_in_batch: dict[tuple[str, str], int] = {}
-        duplicates: dict[int, list[int]] = {}
-        answered_now: list[int] = []
-        for index, call in enumerate(calls):
-            key = (call.name, canonical_arguments(call.arguments))
-            turn.requests[key] += 1
-            if turn.requests[key] >= REPEAT_LIMIT:
-                turn.repeat_limit_hit = True
-            if key in turn.answered:
-                turn.slots[index] = repeated_record(
-                    call, turn.answered[key], self._repeat_note(turn, key)
-                )
-                answered_now.append(index)
-            elif key in first_in_batch:
-                duplicates.setdefault(first_in_batch[key], []).append(index)
-            else:
-                first_in_batch[key] = index
-                _LOGGER.debug("Tool call %s %s(%s)", call.id, call.name, call.arguments)
-                task = asyncio.create_task(
-                    execute_tool_call(
-                        call,
-                        self._dispatcher,
-                        turn.offered,
-                        tool_timeout=self._limits.tool_timeout,
-                        max_result_chars=self._limits.max_tool_result_chars,
-                    ),
-                    name=f"agentic tool {call.name}",
-                )
-                pending[task] = index
+        to_run, answered_now, duplicates = turn.plan_round(calls)
+        for index in to_run:
+            call = calls[index]
+            _LOGGER.debug("Tool call %s %s(%s)", call.id, call.name, call.arguments)
+            task = asyncio.create_task(
+                execute_tool_call(
+                    call,
+                    self._dispatcher,
+                    turn.offered,
+                    tool_timeout=self._limits.tool_timeout,
+                    max_result_chars=self._limits.max_tool_result_chars,
+                ),
+                name=f"agentic tool {call.name}",
+            )
+            pending[task] = index
         try:
             for index in answered_now:
                 await emit(turn.report(index))
@@ -357,7 +330,7 @@ class AgenticLoop:
                     twins = duplicates.pop(index, [])
                     for twin in twins:
                         turn.slots[twin] = repeated_record(
-                            calls[twin], record, self._repeat_note(turn, key)
+                            calls[twin], record, turn.repeat_note(key)
                         )
                     await emit(turn.report(index))
                     for twin in twins:
@@ -370,12 +343,6 @@ class AgenticLoop:
             if pending:
                 await asyncio.wait(pending)
         turn.close_tool_phase(CANCELLED_ERROR)  # every call has its result by now
-
-    @staticmethod
-    def _repeat_note(turn: Turn, key: tuple[str, str]) -> str:
-        if turn.requests[key] >= REPEAT_LIMIT:
-            return REPEATED_AGAIN_NOTE
-        return REPEATED_NOTE
 
     async def _final_answer(
         self,
@@ -401,20 +368,17 @@ class AgenticLoop:
                 summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
             )
             return
-        if response.tool_calls and response.finish_reason != "content_filter":
+        if response.finish_reason == "content_filter" or (
+            response.text.strip() and not response.tool_calls
+        ):
+            turn.finish(*compose(response, StopReason.ITERATION_CAP))
+            return
+        if response.tool_calls:
             _LOGGER.warning(
                 "The LLM asked for %d tool calls when told to answer; ignoring them",
                 len(response.tool_calls),
             )
-            turn.finish(
-                summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
-            )
-        elif not response.text.strip() and response.finish_reason != "content_filter":
-            turn.finish(
-                summarize(turn.records), StopReason.ITERATION_CAP, summarized=True
-            )
-        else:
-            turn.finish(_answer_text(response), StopReason.ITERATION_CAP)
+        turn.finish(summarize(turn.records), StopReason.ITERATION_CAP, summarized=True)
 
     async def _deadline(
         self,
@@ -427,38 +391,3 @@ class AgenticLoop:
         for event in turn.close_tool_phase(DEADLINE_ERROR):
             await emit(event)
         turn.fail(StopReason.DEADLINE, error)
-
-
-def _answer_text(response: LLMResponse) -> str:
-    """The final answer of a response, by its finish reason."""
-    if response.finish_reason == "content_filter":
-        return REFUSAL_TEXT
-    if response.finish_reason == "length":
-        if response.tool_calls:
-            _LOGGER.warning(
-                "The LLM ran out of tokens while calling tools; not running them"
-            )
-        return response.text or CUT_OFF_TEXT
-    return response.text
-
-
-def summarize(records: Sequence[ToolCallRecord]) -> str:
-    """A short English account of what a turn did and did not do, for the cap."""
-    done = _names(r for r in records if r.ok and not r.repeated)
-    failed = _names(r for r in records if not r.ok and not r.repeated)
-    parts = ["I couldn't finish this request within the steps allowed."]
-    if done:
-        parts.append(f"Done: {done}.")
-    if failed:
-        parts.append(f"Not done: {failed}.")
-    if not done and not failed:
-        parts.append("Nothing was done.")
-    return " ".join(parts)
-
-
-def _names(records: Iterable[ToolCallRecord]) -> str:
-    counts = Counter(record.name for record in records)
-    return ", ".join(
-        name if count == 1 else f"{name} ({count} times)"
-        for name, count in counts.items()
-    )

@@ -14,6 +14,7 @@ from .errors import (
     LLMBadResponseError,
     LLMConnectionError,
     LLMError,
+    LLMForbiddenError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -77,8 +78,10 @@ def from_status(
 ) -> LLMError:
     """The `LLMError` for an HTTP error status."""
     text = f"HTTP {status}: {message}"
-    if status in (401, 403):
+    if status == 401:
         return LLMAuthError(text, status_code=status)
+    if status == 403:
+        return LLMForbiddenError(text, status_code=status)
     if status == 429:
         return LLMRateLimitError(text, status_code=status, retry_after=retry_after_s)
     if status == 408:
@@ -153,7 +156,9 @@ def _from_stream_error(err: openai.APIError) -> LLMError:
     message = f"error in stream: {err.message}"
     if "rate" in label or "quota" in label:
         return LLMRateLimitError(message)
-    if "auth" in label or "permission" in label:
+    if "permission" in label:
+        return LLMForbiddenError(message)
+    if "auth" in label:
         return LLMAuthError(message)
     if "invalid" in label or "context" in label or "not_found" in label:
         return LLMBadRequestError(message)

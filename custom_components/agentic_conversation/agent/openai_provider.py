@@ -61,7 +61,7 @@ class OpenAICompatibleProvider:
             api_key: The key; None for servers that need none.
             model: The model name.
             temperature: Sent only if set.
-            max_tokens: Sent only if set.
+            max_tokens: Sent only if set, as an int (servers reject 1024.0).
             timeout: Seconds for connecting and for each read of a response.
             stream: Stream answers when the caller wants text deltas.
             http_client: An httpx client to share (e.g. Home Assistant's); not closed
@@ -74,7 +74,8 @@ class OpenAICompatibleProvider:
         self._api_key = api_key or NO_API_KEY
         self._model = model
         self._temperature = temperature
-        self._max_tokens = max_tokens
+        # Options saved from a UI number field may still be floats.
+        self._max_tokens = None if max_tokens is None else int(max_tokens)
         self._timeout = timeout
         self._stream = stream
         self._http_client = http_client

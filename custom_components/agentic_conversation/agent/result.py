@@ -21,6 +21,12 @@ class StopReason(StrEnum):
     """The task running the turn was cancelled."""
     LLM_ERROR = "llm_error"
     """The LLM failed; `LoopResult.error` says how."""
+    REFUSED = "refused"
+    """The server's content filter stopped the answer; `text` is our refusal."""
+    CUT_OFF = "cut_off"
+    """The answer ran out of tokens before any text; `text` says so."""
+    CONFIRMATION = "confirmation"
+    """A tool call was held for the user's confirmation; the turn asks, not answers."""
 
 
 @dataclass(slots=True)
@@ -29,7 +35,8 @@ class LoopResult:
 
     Attributes:
         text: The final answer; after the iteration cap possibly a summary of what was
-            and was not done; "" for deadline, cancellation and LLM errors.
+            and was not done; our own English words for REFUSED and CUT_OFF; "" for
+            deadline, cancellation, confirmation and LLM errors.
         messages: What this turn adds to history: the user message, the assistant
             tool-call messages each followed by one tool message per call, and the final
             assistant message if there is one.

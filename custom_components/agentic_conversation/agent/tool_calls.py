@@ -14,7 +14,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import ToolValidationError, UnknownToolError
+from .errors import ToolHeldError, ToolValidationError, UnknownToolError
 
 if TYPE_CHECKING:
     from .provider import ToolCall
@@ -78,6 +78,7 @@ class ToolCallRecord:
         started_at: time.monotonic() when the call started.
         finished_at: time.monotonic() when the call finished.
         repeated: The call repeated an earlier identical one and was not run again.
+        held: The call was not run; it waits for the user's confirmation.
     """
 
     call_id: str
@@ -90,6 +91,7 @@ class ToolCallRecord:
     started_at: float
     finished_at: float
     repeated: bool = False
+    held: bool = False
 
 
 def _dumps(value: Any) -> str:
@@ -170,6 +172,7 @@ async def execute_tool_call(
     error: str | None = None
     hints: dict[str, Any] = {}
     result: Any = None
+    held = False
     if isinstance(call.arguments, str):
         error = "The arguments are not a valid JSON object."
         hints = {
@@ -187,6 +190,9 @@ async def execute_tool_call(
         except UnknownToolError:
             error = f"Unknown tool: {call.name}"
             hints = {"valid_tools": sorted(offered)}
+        except ToolHeldError as err:
+            error, held = str(err), True
+            hints = {"needs_user_confirmation": True}
         except ToolValidationError as err:
             error = f"Invalid arguments: {err}"
             hints = {"hint": "Fix the arguments and call the tool again."}
@@ -224,4 +230,5 @@ async def execute_tool_call(
         result=envelope,
         started_at=started,
         finished_at=finished,
+        held=held,
     )

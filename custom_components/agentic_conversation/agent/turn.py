@@ -6,10 +6,27 @@ import time
 
 from .errors import LLMError
 from .events import ToolCallFinished
-from .messages import Message, assistant_message, tool_message, user_message
+from .messages import (
+    Message,
+    assistant_message,
+    canonical_arguments,
+    tool_message,
+    user_message,
+)
 from .provider import ToolCall
 from .result import LoopResult, StopReason
-from .tool_calls import ToolCallRecord, ToolSpec, cancelled_record
+from .tool_calls import ToolCallRecord, ToolSpec, cancelled_record, repeated_record
+
+# The third identical call in a turn ends the tool phase.
+REPEAT_LIMIT = 3
+REPEATED_NOTE = (
+    "This exact call was already made in this request; this is its earlier result. "
+    "It was not run again."
+)
+REPEATED_AGAIN_NOTE = (
+    "This exact call was already made twice in this request; this is its earlier "
+    "result. Stop calling it and answer the user."
+)
 
 
 class Turn:
@@ -51,6 +68,42 @@ class Turn:
         self.open_calls = calls
         self.slots = [None] * len(calls)
         self.reported = [False] * len(calls)
+
+    def plan_round(
+        self, calls: Sequence[ToolCall]
+    ) -> tuple[list[int], list[int], dict[int, list[int]]]:
+        """Which calls of the open round run, which are answered already, which wait.
+
+        Returns the indexes to run, those answered now from an identical earlier call
+        of the turn (their slots filled), and for each index to run, the later
+        identical calls of this round that share its result.
+        """
+        to_run: list[int] = []
+        answered_now: list[int] = []
+        first: dict[tuple[str, str], int] = {}
+        duplicates: dict[int, list[int]] = {}
+        for index, call in enumerate(calls):
+            key = (call.name, canonical_arguments(call.arguments))
+            self.requests[key] += 1
+            if self.requests[key] >= REPEAT_LIMIT:
+                self.repeat_limit_hit = True
+            if key in self.answered:
+                self.slots[index] = repeated_record(
+                    call, self.answered[key], self.repeat_note(key)
+                )
+                answered_now.append(index)
+            elif key in first:
+                duplicates.setdefault(first[key], []).append(index)
+            else:
+                first[key] = index
+                to_run.append(index)
+        return to_run, answered_now, duplicates
+
+    def repeat_note(self, key: tuple[str, str]) -> str:
+        """The note on a result given again instead of running the call again."""
+        if self.requests[key] >= REPEAT_LIMIT:
+            return REPEATED_AGAIN_NOTE
+        return REPEATED_NOTE
 
     def report(self, index: int) -> ToolCallFinished:
         """The event for a settled call, noted as sent."""

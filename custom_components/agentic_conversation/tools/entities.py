@@ -85,8 +85,8 @@ def describe(
     }
 
 
-def area_of(hass: HomeAssistant, entity_id: str) -> str | None:
-    """The name of an entity's area (its own, else its device's)."""
+def area_of(hass: HomeAssistant, entity_id: str) -> ar.AreaEntry | None:
+    """An entity's area: its own, else its device's."""
     entry = er.async_get(hass).async_get(entity_id)
     if entry is None:
         return None
@@ -94,8 +94,13 @@ def area_of(hass: HomeAssistant, entity_id: str) -> str | None:
     if area_id is None and entry.device_id:
         device = dr.async_get(hass).async_get(entry.device_id)
         area_id = device.area_id if device else None
-    area = ar.async_get(hass).async_get_area(area_id) if area_id else None
-    return area.name if area else None
+    return ar.async_get(hass).async_get_area(area_id) if area_id else None
+
+
+def describe_entity(hass: HomeAssistant, state: State) -> dict[str, Any]:
+    """A state as our tools show it, with its area's name."""
+    area = area_of(hass, state.entity_id)
+    return describe(state, area=area.name if area else None)
 
 
 def is_exposed(hass: HomeAssistant, entity_id: str) -> bool:
@@ -106,35 +111,25 @@ def is_exposed(hass: HomeAssistant, entity_id: str) -> bool:
 def exposed_entities(hass: HomeAssistant) -> list[EntityInfo]:
     """Every exposed entity that has a state, with names, aliases and area."""
     entities = er.async_get(hass)
-    devices = dr.async_get(hass)
-    areas = ar.async_get(hass)
     found: list[EntityInfo] = []
     for state in hass.states.async_all():
         if not is_exposed(hass, state.entity_id):
             continue
         entry = entities.async_get(state.entity_id)
-        aliases: tuple[str, ...] = ()
-        area_id = device_id = None
-        if entry is not None:
-            aliases = tuple(a for a in entry.aliases if isinstance(a, str))
-            device_id = entry.device_id
-            area_id = entry.area_id
-            if (
-                area_id is None
-                and device_id
-                and (device := devices.async_get(device_id))
-            ):
-                area_id = device.area_id
-        area = areas.async_get_area(area_id) if area_id else None
+        area = area_of(hass, state.entity_id)
         found.append(
             EntityInfo(
                 entity_id=state.entity_id,
                 name=state.name,
-                aliases=aliases,
+                aliases=(
+                    tuple(a for a in entry.aliases if isinstance(a, str))
+                    if entry
+                    else ()
+                ),
                 area=area.name if area else None,
                 area_aliases=tuple(area.aliases) if area else (),
-                area_id=area_id,
-                device_id=device_id,
+                area_id=area.id if area else None,
+                device_id=entry.device_id if entry else None,
                 state=state,
             )
         )

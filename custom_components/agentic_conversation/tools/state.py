@@ -8,7 +8,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import config_validation as cv, llm
 
 from ..const import DOMAIN, TOOL_GET_ENTITY_STATE
-from .entities import area_of, describe, is_exposed
+from .entities import describe_entity, is_exposed
 
 
 class GetEntityStateTool(llm.Tool):
@@ -45,7 +45,7 @@ class GetEntityStateTool(llm.Tool):
             if state is None or not is_exposed(hass, entity_id):
                 unknown.append(entity_id)
             else:
-                states.append(describe(state, area=area_of(hass, entity_id)))
+                states.append(describe_entity(hass, state))
         data: dict[str, Any] = {"states": states}
         if unknown:
             data["unknown_entity_ids"] = unknown

@@ -1,0 +1,248 @@
+"""Risky actions wait for the user's own "yes": the gate, and the actions it holds.
+
+A `ConfirmationGate` lives for one turn. Every tool that acts asks it first, with what
+Home Assistant would finally do (`risk.Effect`s); a risky call is held, not run. The
+turn then asks the user; the held actions wait, per conversation, for the next
+utterance (at most `CONFIRM_SECONDS`). Only that utterance, judged by our code, runs
+them: through a gate that lets exactly those effects through.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, callback
+from homeassistant.helpers.event import async_call_later
+from homeassistant.util import dt as dt_util
+from homeassistant.util.hass_dict import HassKey
+
+from .const import DOMAIN, LOGGER
+from .risk import Effect, RiskKind, risk_of
+
+CONFIRM_SECONDS = 60
+_KEEP_EXPIRED_SECONDS = 600
+EVENT_ACTION = f"{DOMAIN}_action"
+# Told to the model in the held call's result.
+HELD_MESSAGE = (
+    "Not done: this action needs the user's own confirmation, and the user is being "
+    "asked now. Do not call it again and do not say it was done."
+)
+# Domains where a PIN, when the agent has one, replaces "yes".
+PIN_DOMAINS = frozenset({"lock", "alarm_control_panel"})
+
+
+class Outcome(StrEnum):
+    """What became of a risky action (the `outcome` of its event)."""
+
+    HELD = "held"
+    CONFIRMED = "confirmed"
+    REFUSED = "refused"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class HeldAction:
+    """A tool call that waits for the user's yes, and the risky effects it has."""
+
+    tool_name: str
+    arguments: dict[str, Any]
+    risks: tuple[tuple[Effect, RiskKind], ...]
+
+    @property
+    def entity_ids(self) -> tuple[str, ...]:
+        """The entities the risky effects act on."""
+        return tuple(dict.fromkeys(effect.entity_id for effect, _ in self.risks))
+
+
+class ConfirmationGate:
+    """Holds a turn's risky calls; a confirming turn's gate lets the held ones run."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        ask_before: Iterable[str] = (),
+        approved: Iterable[HeldAction] = (),
+    ) -> None:
+        """A gate for one turn; `approved` are the actions the user just confirmed."""
+        self._hass = hass
+        self._ask_before = frozenset(ask_before)
+        self._approved = {
+            (effect.entity_id, effect.service)
+            for action in approved
+            for effect, _ in action.risks
+        }
+        self.held: dict[str, HeldAction] = {}
+
+    def review(
+        self,
+        call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        effects: Iterable[Effect],
+    ) -> bool:
+        """Whether a call may run now; a risky one is held (under its call id)."""
+        risks = tuple(
+            (effect, kind)
+            for effect in effects
+            if (kind := risk_of(self._hass, effect, self._ask_before)) is not None
+            and (effect.entity_id, effect.service) not in self._approved
+        )
+        if not risks:
+            return True
+        LOGGER.info(
+            "Holding %s for the user's confirmation: %s",
+            tool_name,
+            ", ".join(f"{e.domain}.{e.service} {e.entity_id}" for e, _ in risks),
+        )
+        self.held[call_id] = HeldAction(tool_name, dict(arguments), risks)
+        return False
+
+
+def asks(
+    hass: HomeAssistant, actions: Iterable[HeldAction]
+) -> list[tuple[str, list[str]]]:
+    """What to ask the user about: (risk kind, entity names), in order."""
+    grouped: dict[str, list[str]] = {}
+    for action in actions:
+        for effect, kind in action.risks:
+            state = hass.states.get(effect.entity_id)
+            names = grouped.setdefault(kind.value, [])
+            if (name := state.name if state else effect.entity_id) not in names:
+                names.append(name)
+    return list(grouped.items())
+
+
+def gate_refuses(
+    hass: HomeAssistant, effects: Iterable[Effect], ask_before: Iterable[str] = ()
+) -> bool:
+    """For callers with no gate (another agent, MCP): is any effect risky?"""
+    return any(risk_of(hass, effect, frozenset(ask_before)) for effect in effects)
+
+
+@dataclass(slots=True)
+class Pending:
+    """The held actions of a conversation, waiting for the user's next words."""
+
+    agent_id: str
+    actions: list[HeldAction]
+    context: Context
+    needs_pin: bool
+    expires: datetime
+    cancel_timer: CALLBACK_TYPE | None = field(default=None, repr=False)
+    expiry_reported: bool = False
+
+    @property
+    def expired(self) -> bool:
+        """Whether the user took too long."""
+        return dt_util.utcnow() >= self.expires
+
+
+DATA_PENDING: HassKey[dict[str, Pending]] = HassKey(f"{DOMAIN}_pending")
+
+
+def _store(hass: HomeAssistant) -> dict[str, Pending]:
+    return hass.data.setdefault(DATA_PENDING, {})
+
+
+@callback
+def async_hold(
+    hass: HomeAssistant,
+    conversation_id: str,
+    agent_id: str,
+    actions: list[HeldAction],
+    context: Context,
+    *,
+    pin: str | None,
+) -> Pending:
+    """Keep a turn's held actions for the conversation's next utterance."""
+    async_drop(hass, conversation_id, Outcome.REFUSED)  # a new question replaces one
+    # Expired ones stay a while, so a late "yes" hears that it expired.
+    stale = dt_util.utcnow() - timedelta(seconds=_KEEP_EXPIRED_SECONDS)
+    for other, old in list(_store(hass).items()):
+        if old.expires < stale:
+            del _store(hass)[other]
+    needs_pin = bool(pin) and any(
+        effect.domain in PIN_DOMAINS for action in actions for effect, _ in action.risks
+    )
+    pending = Pending(
+        agent_id=agent_id,
+        actions=actions,
+        context=context,
+        needs_pin=needs_pin,
+        expires=dt_util.utcnow() + timedelta(seconds=CONFIRM_SECONDS),
+    )
+
+    @callback
+    def _expire(_now: datetime) -> None:
+        pending.cancel_timer = None
+        if _store(hass).get(conversation_id) is pending:
+            pending.expiry_reported = True
+            fire_events(hass, conversation_id, pending, Outcome.EXPIRED)
+
+    pending.cancel_timer = async_call_later(hass, CONFIRM_SECONDS, _expire)
+    _store(hass)[conversation_id] = pending
+    fire_events(hass, conversation_id, pending, Outcome.HELD)
+    return pending
+
+
+@callback
+def async_take(
+    hass: HomeAssistant, conversation_id: str, agent_id: str
+) -> Pending | None:
+    """The actions waiting in a conversation for this agent, removed from the store.
+
+    Expired ones are reported as such (the caller still gets them, to say so).
+    """
+    pending = _store(hass).get(conversation_id)
+    if pending is None or pending.agent_id != agent_id:
+        return None
+    del _store(hass)[conversation_id]
+    if pending.cancel_timer is not None:
+        pending.cancel_timer()
+        pending.cancel_timer = None
+    if pending.expired and not pending.expiry_reported:
+        pending.expiry_reported = True
+        fire_events(hass, conversation_id, pending, Outcome.EXPIRED)
+    return pending
+
+
+@callback
+def async_drop(hass: HomeAssistant, conversation_id: str, outcome: Outcome) -> None:
+    """Forget a conversation's held actions, reporting why."""
+    pending = _store(hass).pop(conversation_id, None)
+    if pending is None:
+        return
+    if pending.cancel_timer is not None:
+        pending.cancel_timer()
+    if not pending.expiry_reported:
+        fire_events(hass, conversation_id, pending, outcome)
+
+
+@callback
+def async_drop_agent(hass: HomeAssistant, agent_id: str) -> None:
+    """Forget an agent's held actions (it is being removed or reloaded)."""
+    for conversation_id, pending in list(_store(hass).items()):
+        if pending.agent_id == agent_id:
+            async_drop(hass, conversation_id, Outcome.EXPIRED)
+
+
+@callback
+def fire_events(
+    hass: HomeAssistant, conversation_id: str, pending: Pending, outcome: Outcome
+) -> None:
+    """One `agentic_conversation_action` event per held action (logbook entries)."""
+    for action in pending.actions:
+        hass.bus.async_fire(
+            EVENT_ACTION,
+            {
+                "agent_id": pending.agent_id,
+                "conversation_id": conversation_id,
+                "outcome": outcome.value,
+                "tool": action.tool_name,
+                "actions": sorted({f"{e.domain}.{e.service}" for e, _ in action.risks}),
+                "entity_ids": list(action.entity_ids),
+            },
+            context=pending.context,
+        )

@@ -1,0 +1,169 @@
+"""The turn after "Shall I…?": the user's own words decide, not the model.
+
+A yes (or the PIN) runs exactly the held calls, through a gate that lets only their
+effects through, and says what was done; a no is acknowledged; anything else drops
+them and is handled as a new request.
+"""
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from enum import Enum, auto
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.util.ulid import ulid_now
+
+from .agent import ToolCall
+from .agent.tool_calls import ToolCallRecord, execute_tool_call
+from .answers import Answer, classify, pin_matches, spoken_digits
+from .confirmation import Outcome, Pending, fire_events
+from .conversation_turn import Delta, async_say, envelope_data, read_only_tools
+from .done_actions import actions_done
+from .replies import async_phrase, async_render_done
+from .tool_dispatch import ChatLogToolDispatcher, intent_types
+
+# A confirmed action gets this long, like any tool call.
+_RESULT_CHARS = 8000
+
+
+class Verdict(Enum):
+    """What the user's words do to the held actions."""
+
+    RUN = auto()
+    DECLINE = auto()
+    DROP = auto()
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict, and the reply for a decline (a translation key)."""
+
+    verdict: Verdict
+    reply: str = ""
+
+
+def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgement:
+    """Decide, by our code alone, what the user's next utterance means."""
+    answer = classify(text, language)
+    if pending.expired:
+        if answer is Answer.YES or spoken_digits(text):
+            return Judgement(Verdict.DECLINE, "confirmation_expired")
+        return Judgement(Verdict.DROP)
+    if pending.needs_pin and pin:
+        if pin_matches(text, pin):
+            return Judgement(Verdict.RUN)
+        if answer is Answer.NO:
+            return Judgement(Verdict.DECLINE, "confirmation_declined")
+        if spoken_digits(text):
+            return Judgement(Verdict.DECLINE, "confirmation_wrong_pin")
+        if answer is Answer.YES:
+            return Judgement(Verdict.DECLINE, "confirmation_needs_pin")
+        return Judgement(Verdict.DROP)
+    if answer is Answer.YES:
+        return Judgement(Verdict.RUN)
+    if answer is Answer.NO:
+        return Judgement(Verdict.DECLINE, "confirmation_declined")
+    return Judgement(Verdict.DROP)
+
+
+async def async_settle(
+    hass: HomeAssistant,
+    pending: Pending,
+    judgement: Judgement,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    *,
+    agent_id: str,
+    tool_timeout: float,
+) -> conversation.ConversationResult | None:
+    """Act on the judgement; None when the utterance is a new request to handle."""
+    conversation_id = chat_log.conversation_id
+    if not pending.expired and judgement.verdict is not Verdict.RUN:
+        fire_events(hass, conversation_id, pending, Outcome.REFUSED)
+    if judgement.verdict is Verdict.DROP:
+        return None
+    if judgement.verdict is Verdict.DECLINE:
+        await async_say(
+            chat_log,
+            agent_id,
+            await async_phrase(hass, user_input.language, judgement.reply),
+        )
+    else:
+        fire_events(hass, conversation_id, pending, Outcome.CONFIRMED)
+        await _async_run_held(
+            hass,
+            pending,
+            user_input,
+            chat_log,
+            agent_id=agent_id,
+            tool_timeout=tool_timeout,
+        )
+    return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+
+async def _async_run_held(
+    hass: HomeAssistant,
+    pending: Pending,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    *,
+    agent_id: str,
+    tool_timeout: float,
+) -> None:
+    """Run exactly the held calls, into the chat log, and say what they did."""
+    api = chat_log.llm_api
+    calls = [
+        ToolCall(id=ulid_now(), name=action.tool_name, arguments=action.arguments)
+        for action in pending.actions
+    ]
+
+    async def _deltas() -> AsyncIterator[Delta]:
+        yield {
+            "role": "assistant",
+            "tool_calls": [
+                llm.ToolInput(
+                    id=call.id,
+                    tool_name=action.tool_name,
+                    tool_args=action.arguments,
+                    external=True,
+                )
+                for call, action in zip(calls, pending.actions, strict=True)
+            ],
+        }
+        records: list[ToolCallRecord] = []
+        for call in calls:
+            record = await execute_tool_call(
+                call,
+                ChatLogToolDispatcher(api) if api else _no_api,
+                {tool.name for tool in api.tools} if api else set(),
+                tool_timeout=tool_timeout,
+                max_result_chars=_RESULT_CHARS,
+            )
+            records.append(record)
+            yield {
+                "role": "tool_result",
+                "tool_call_id": record.call_id,
+                "tool_name": record.name,
+                "result": llm.ToolResult(
+                    data=envelope_data(record.result), error=not record.ok
+                ),
+            }
+        done = actions_done(records, read_only_tools(api), intent_types(api))
+        if all(record.ok for record in records):
+            speech = await async_render_done(hass, user_input.language, done)
+        else:
+            speech = await async_phrase(
+                hass, user_input.language, "confirmation_failed"
+            )
+            if done:
+                speech = f"{await async_render_done(hass, user_input.language, done)} {speech}"
+        yield {"role": "assistant", "content": speech}
+
+    async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
+        pass
+
+
+async def _no_api(name: str, arguments: dict[str, object]) -> None:
+    """Without tools (the agent's APIs were removed meanwhile) nothing can run."""
+    raise RuntimeError("The agent has no tools any more")

@@ -1,0 +1,556 @@
+"""Risky actions wait for the user's own "yes", whatever the model says or calls.
+
+Each test checks the entity's state afterwards, what was spoken, and what the LLM server
+was (or was not) asked.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from freezegun.api import FrozenDateTimeFactory
+import pytest
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_capture_events,
+    async_fire_time_changed,
+)
+from pytest_homeassistant_custom_component.components.recorder.common import (
+    async_wait_recording_done,
+)
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.confirmation import (
+    CONFIRM_SECONDS,
+    EVENT_ACTION,
+)
+from custom_components.agentic_conversation.const import (
+    CONF_ALLOWED_SERVICES,
+    CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_MODEL,
+    DOMAIN,
+    LLM_API_ID,
+)
+from custom_components.agentic_conversation.tool_options import AgenticLLMContext
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+LOCK = "lock.front_door"
+GARAGE = "cover.garage_door"
+SHUTTER = "cover.kitchen_shutter"
+LIGHT = "light.porch_light"
+
+
+def _switchable(name: str, kind: str) -> dict[str, Any]:
+    flag = f"input_boolean.{name}"
+    on = {"action": "input_boolean.turn_on", "target": {"entity_id": flag}}
+    off = {"action": "input_boolean.turn_off", "target": {"entity_id": flag}}
+    is_on = f"is_state('{flag}', 'on')"
+    if kind == "lock":
+        # on = locked: the door starts locked.
+        return {
+            "name": "Front door",
+            "state": f"{{{{ {is_on} }}}}",
+            "lock": on,
+            "unlock": off,
+        }
+    if kind == "light":
+        return {
+            "name": "Porch light",
+            "state": f"{{{{ {is_on} }}}}",
+            "turn_on": on,
+            "turn_off": off,
+        }
+    return {
+        "name": name.replace("_", " ").capitalize(),
+        "device_class": kind,
+        "state": f"{{{{ 'open' if {is_on} else 'closed' }}}}",
+        "open_cover": on,
+        "close_cover": off,
+    }
+
+
+@pytest.fixture
+async def home(ha_core: HomeAssistant) -> HomeAssistant:
+    """A locked front door, a closed garage door and shutter, a porch light: exposed."""
+    hass = ha_core
+    flags = ["front_door", "garage_door", "kitchen_shutter", "porch_light"]
+    assert await async_setup_component(
+        hass,
+        "input_boolean",
+        {"input_boolean": {f: {"initial": f == "front_door"} for f in flags}},
+    )
+    assert await async_setup_component(
+        hass,
+        "template",
+        {
+            "template": [
+                {
+                    "lock": [_switchable("front_door", "lock")],
+                    "cover": [
+                        _switchable("garage_door", "garage"),
+                        _switchable("kitchen_shutter", "shutter"),
+                    ],
+                    "light": [_switchable("porch_light", "light")],
+                }
+            ]
+        },
+    )
+    assert await async_setup_component(hass, "intent", {})
+    await hass.async_block_till_done()
+    for entity_id in (LOCK, GARAGE, SHUTTER, LIGHT):
+        async_expose_entity(hass, conversation.DOMAIN, entity_id, True)
+    assert hass.states.get(LOCK).state == "locked"  # type: ignore[union-attr]
+    return hass
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
+                    CONF_ALLOWED_SERVICES: ["light", "cover", "lock"],
+                    **options,
+                },
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return next(
+        s
+        for s in hass.states.async_entity_ids(conversation.DOMAIN)
+        if s != "conversation.home_assistant"
+    )
+
+
+async def _tool(hass: HomeAssistant, name: str) -> str:
+    """The name the model sees for a tool (HA namespaces merged APIs its own way)."""
+    api = await llm.async_get_api(
+        hass,
+        [llm.LLM_API_ASSIST, LLM_API_ID],
+        AgenticLLMContext(DOMAIN, Context(), "en", conversation.DOMAIN, None),
+    )
+    return next(
+        t.name for t in api.tools if t.name == name or t.name.endswith(f"__{name}")
+    )
+
+
+async def _ask(
+    hass: HomeAssistant,
+    agent: str,
+    text: str,
+    conversation_id: str | None = None,
+    language: str = "en",
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass, text, conversation_id, Context(), language=language, agent_id=agent
+    )
+
+
+def _speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
+
+
+def _state(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+async def _unlock_call(hass: HomeAssistant, call_id: str = "c1") -> Reply:
+    return Reply.tool_calls(
+        [(await _tool(hass, "HassTurnOff"), {"name": "Front door"}, call_id)]
+    )
+
+
+async def test_intent_unlock_waits_for_yes(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Assist's HassTurnOff on a lock is an unlock: held, asked, run on "yes"."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    events = async_capture_events(hass, EVENT_ACTION)
+    fake_llm.script([await _unlock_call(hass), Reply.text("Unlocked!")])
+
+    asked = await _ask(hass, agent, "unlock the front door")
+
+    assert _state(hass, LOCK) == "locked"
+    assert _speech(asked) == "Shall I unlock Front door?"
+    assert asked.continue_conversation is True
+    assert len(fake_llm.requests) == 1  # the model is not asked to go on
+    assert [e.data["outcome"] for e in events] == ["held"]
+
+    done = await _ask(hass, agent, "Yes.", asked.conversation_id)
+
+    assert _state(hass, LOCK) == "unlocked"
+    assert "Front door" in _speech(done) or "unlocked" in _speech(done).lower()
+    assert len(fake_llm.requests) == 1  # "yes" is ours, not the model's
+    assert [e.data["outcome"] for e in events] == ["held", "confirmed"]
+    assert events[1].data["entity_ids"] == [LOCK]
+    assert events[1].data["actions"] == ["lock.unlock"]
+
+
+async def test_call_service_unlock_and_no(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """call_service lock.unlock with "no": still locked, the no acknowledged."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    events = async_capture_events(hass, EVENT_ACTION)
+    call_service = await _tool(hass, "call_service")
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [
+                    (
+                        call_service,
+                        {
+                            "domain": "lock",
+                            "service": "unlock",
+                            "target": {"entity_id": LOCK},
+                        },
+                        "c1",
+                    )
+                ]
+            )
+        ]
+    )
+
+    asked = await _ask(hass, agent, "unlock the door")
+    declined = await _ask(hass, agent, "no", asked.conversation_id)
+
+    assert _speech(asked) == "Shall I unlock Front door?"
+    assert _speech(declined) == "Okay, I won't."
+    assert declined.continue_conversation is False
+    assert _state(hass, LOCK) == "locked"
+    assert [e.data["outcome"] for e in events] == ["held", "refused"]
+    result = fake_llm.requests[0]["messages"][-1]
+    assert result["role"] == "user"  # the held call's result went to the chat log only
+
+
+async def test_garage_opens_on_yes_please(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A garage door is opened only after "yes please"; a shutter needs no yes."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    turn_on = await _tool(hass, "HassTurnOn")
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [
+                    (turn_on, {"name": "Kitchen shutter"}, "c1"),
+                    (turn_on, {"name": "Garage door"}, "c2"),
+                ]
+            )
+        ]
+    )
+
+    asked = await _ask(hass, agent, "open the shutter and the garage")
+
+    assert _state(hass, SHUTTER) == "open"
+    assert _state(hass, GARAGE) == "closed"
+    assert _speech(asked).endswith("Shall I open Garage door?")
+
+    await _ask(hass, agent, "yes please", asked.conversation_id)
+
+    assert _state(hass, GARAGE) == "open"
+
+
+async def test_unrelated_request_drops_it_and_asking_again_only_holds_again(
+    home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """Anything but yes drops the held call; the model asking again is held again."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    events = async_capture_events(hass, EVENT_ACTION)
+    fake_llm.script(
+        [
+            await _unlock_call(hass, "c1"),
+            # the user talks about something else; the model tries again
+            await _unlock_call(hass, "c2"),
+        ]
+    )
+
+    asked = await _ask(hass, agent, "unlock the front door")
+    again = await _ask(hass, agent, "what time is it?", asked.conversation_id)
+
+    assert _state(hass, LOCK) == "locked"
+    assert _speech(again) == "Shall I unlock Front door?"
+    assert len(fake_llm.requests) == 2
+    # the model saw that it was not done
+    sent = fake_llm.requests[1]["messages"]
+    assert sent[-1] == {"role": "user", "content": "what time is it?"}
+    assert any(
+        m["role"] == "tool" and "needs the user's own confirmation" in m["content"]
+        for m in sent
+    )
+    assert [e.data["outcome"] for e in events] == ["held", "refused", "held"]
+
+    # Nobody answers: after a minute it expires on its own.
+    freezer.tick(timedelta(seconds=CONFIRM_SECONDS + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    assert [e.data["outcome"] for e in events][-1] == "expired"
+    assert _state(hass, LOCK) == "locked"
+
+
+async def test_a_held_call_expires(
+    home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """After a minute, "yes" does nothing but say so."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    events = async_capture_events(hass, EVENT_ACTION)
+    fake_llm.script([await _unlock_call(hass)])
+
+    asked = await _ask(hass, agent, "unlock the front door")
+    freezer.tick(timedelta(seconds=CONFIRM_SECONDS + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    late = await _ask(hass, agent, "yes", asked.conversation_id)
+
+    assert _state(hass, LOCK) == "locked"
+    assert "expired" in _speech(late)
+    assert [e.data["outcome"] for e in events] == ["held", "expired"]
+    assert len(fake_llm.requests) == 1
+
+
+async def test_german_question_and_ja(home: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """Asked in German, confirmed with "ja bitte"."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([await _unlock_call(hass)])
+
+    asked = await _ask(hass, agent, "Schließ die Haustür auf", language="de")
+    assert _speech(asked) == "Soll ich Front door aufschließen?"
+    assert _state(hass, LOCK) == "locked"
+
+    await _ask(hass, agent, "Ja, bitte!", asked.conversation_id, language="de")
+
+    assert _state(hass, LOCK) == "unlocked"
+
+
+async def test_pin_replaces_yes_for_locks(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """With a PIN, "yes" is not enough, a wrong PIN does nothing, the right one unlocks."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_CONFIRM_PIN: "4711"})
+    fake_llm.script([await _unlock_call(hass, "c1")] * 3)
+
+    asked = await _ask(hass, agent, "unlock the front door")
+    assert "PIN" in _speech(asked)
+    yes = await _ask(hass, agent, "yes", asked.conversation_id)
+    assert "needs the PIN" in _speech(yes)
+
+    asked = await _ask(hass, agent, "unlock the front door", asked.conversation_id)
+    wrong = await _ask(hass, agent, "1 2 3 4", asked.conversation_id)
+    assert "not right" in _speech(wrong)
+    assert _state(hass, LOCK) == "locked"
+
+    asked = await _ask(hass, agent, "unlock the front door", asked.conversation_id)
+    await _ask(hass, agent, "four seven one one", asked.conversation_id)
+    assert _state(hass, LOCK) == "unlocked"
+
+
+async def test_ask_before_list(home: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """An entity on the agent's ask-before list waits even for a plain turn on."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_CONFIRM_ENTITIES: [LIGHT]})
+    fake_llm.script(
+        [Reply.tool_calls([(await _tool(hass, "HassTurnOn"), {"name": "Porch light"})])]
+    )
+
+    asked = await _ask(hass, agent, "porch light on")
+
+    assert _speech(asked) == "Shall I turn on Porch light?"
+    assert _state(hass, LIGHT) == "off"
+    await _ask(hass, agent, "do it", asked.conversation_id)
+    assert _state(hass, LIGHT) == "on"
+
+
+async def test_other_callers_cannot_unlock(home: HomeAssistant) -> None:
+    """Without our agent's gate (another agent, MCP), risky calls are refused."""
+    hass = home
+    assert await async_setup_component(hass, DOMAIN, {})
+    api = await llm.async_get_api(
+        hass,
+        LLM_API_ID,
+        llm.LLMContext(DOMAIN, Context(), "en", conversation.DOMAIN, None),
+    )
+    result = await api.async_call_tool(
+        llm.ToolInput(
+            tool_name="call_service",
+            tool_args={
+                "domain": "cover",
+                "service": "open_cover",
+                "target": {"entity_id": GARAGE},
+            },
+        )
+    )
+
+    assert result.error
+    assert _state(hass, GARAGE) == "closed"
+
+
+async def test_removing_the_agent_drops_what_it_held(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An unloaded agent's held action is gone: nothing can run it later."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    events = async_capture_events(hass, EVENT_ACTION)
+    fake_llm.script([await _unlock_call(hass)])
+    await _ask(hass, agent, "unlock the front door")
+
+    entry = hass.config_entries.async_entries(DOMAIN)[0]
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+    assert [e.data["outcome"] for e in events] == ["held", "expired"]
+    assert _state(hass, LOCK) == "locked"
+
+
+@pytest.mark.usefixtures("recorder_mock")
+async def test_logbook_tells_who_asked_what(
+    home: HomeAssistant, fake_llm: FakeLLM, hass_ws_client: Any, hass_admin_user: Any
+) -> None:
+    """Held and confirmed actions are in the logbook, with the asking user's context."""
+    hass = home
+    assert await async_setup_component(hass, "logbook", {})
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([await _unlock_call(hass)])
+    context = Context(user_id=hass_admin_user.id)
+    asked = await conversation.async_converse(
+        hass, "unlock the front door", None, context, language="en", agent_id=agent
+    )
+    await conversation.async_converse(
+        hass, "yes", asked.conversation_id, context, language="en", agent_id=agent
+    )
+    await hass.async_block_till_done()
+    await async_wait_recording_done(hass)
+
+    ws = await hass_ws_client(hass)
+    await ws.send_json_auto_id(
+        {"type": "logbook/get_events", "start_time": "2000-01-01T00:00:00Z"}
+    )
+    entries = [
+        e for e in (await ws.receive_json())["result"] if e.get("domain") == DOMAIN
+    ]
+
+    assert [e["message"] for e in entries] == [
+        "waits for confirmation to lock.unlock Front door",
+        "was confirmed to lock.unlock Front door",
+    ]
+    assert all(e["context_user_id"] == hass_admin_user.id for e in entries), entries
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "entity_id", "before"),
+    [
+        # Assist intents, every way they can reach the lock or the garage
+        ("HassTurnOff", {"name": "Front door", "domain": ["lock"]}, LOCK, "locked"),
+        ("HassTurnOn", {"name": "garage door"}, GARAGE, "closed"),
+        ("HassTurnOn", {"name": "Garage door", "device_class": ["garage"]}, GARAGE, "closed"),
+        ("HassSetPosition", {"name": "Garage door", "position": 100}, GARAGE, "closed"),
+        # our call_service, with every service allowed
+        ("call_service", {"domain": "lock", "service": "unlock", "target": {"entity_id": [LOCK]}}, LOCK, "locked"),
+        ("call_service", {"domain": "lock", "service": "open", "target": {"entity_id": LOCK}}, LOCK, "locked"),
+        ("call_service", {"domain": "homeassistant", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "set_cover_position", "target": {"entity_id": GARAGE}, "data": {"position": 40}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed"),
+        ("call_service", {"domain": "cover", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
+    ],
+)  # fmt: skip
+async def test_every_way_to_a_risky_action_is_held(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    tool: str,
+    arguments: dict[str, Any],
+    entity_id: str,
+    before: str,
+) -> None:
+    """However the model phrases it, the door stays shut and the user is asked."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_ALLOWED_SERVICES: ["*"]})
+    name = await _tool(hass, tool)
+    # The model insists: the same call three times in the turn, then once more later.
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [(name, arguments, "a"), (name, arguments, "b"), (name, arguments, "c")]
+            ),
+            Reply.tool_calls([(name, arguments, "d")]),
+        ]
+    )
+
+    asked = await _ask(hass, agent, "do it")
+    assert _state(hass, entity_id) == before
+    assert _speech(asked).startswith("Shall I")
+    again = await _ask(hass, agent, "I said do it", asked.conversation_id)
+
+    assert _state(hass, entity_id) == before
+    assert _speech(again).startswith("Shall I")
+
+
+async def test_closing_needs_no_yes(home: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """Locking and closing are safe: they run at once."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_ALLOWED_SERVICES: ["*"]})
+    call_service = await _tool(hass, "call_service")
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [
+                    (
+                        call_service,
+                        {
+                            "domain": "cover",
+                            "service": "set_cover_position",
+                            "target": {"entity_id": GARAGE},
+                            "data": {"position": 0},
+                        },
+                    ),
+                    (await _tool(hass, "HassTurnOn"), {"name": "Front door"}),
+                ]
+            ),
+            Reply.text("Locked and closed."),
+        ]
+    )
+
+    result = await _ask(hass, agent, "lock up")
+
+    assert _speech(result) == "Locked and closed."
+    assert _state(hass, LOCK) == "locked"
+
+
+async def test_yes_in_another_conversation_does_nothing(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A held action belongs to its conversation: a "yes" elsewhere is a new request."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([await _unlock_call(hass), Reply.text("Yes to what?")])
+
+    await _ask(hass, agent, "unlock the front door")
+    other = await _ask(hass, agent, "yes")
+
+    assert _speech(other) == "Yes to what?"
+    assert _state(hass, LOCK) == "locked"

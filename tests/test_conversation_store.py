@@ -1,0 +1,295 @@
+"""Conversations we keep ourselves: past HA's five idle minutes, restarts and reloads.
+
+What is checked is what the LLM server is sent (the earlier turns, or not) and what
+stays in the store file.
+"""
+
+from datetime import timedelta
+import logging
+from typing import Any
+
+from freezegun.api import FrozenDateTimeFactory
+import pytest
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_fire_time_changed,
+)
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.util import dt as dt_util
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_CONVERSATION_EXPIRY,
+    CONF_DEVICE_CONTINUITY,
+    CONF_MAX_CONVERSATIONS,
+    CONF_MODEL,
+    DOMAIN,
+)
+from custom_components.agentic_conversation.conversation_store import SAVE_DELAY
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+ENTRY_ID = "connection1"
+AGENT_ID = "agent1"
+STORE_KEY = f"{DOMAIN}.{ENTRY_ID}.conversations"
+
+
+def _entry(server: FakeLLM, **options: Any) -> MockConfigEntry:
+    return MockConfigEntry(
+        domain=DOMAIN,
+        entry_id=ENTRY_ID,
+        minor_version=2,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(  # type: ignore[typeddict-unknown-key]  # HA's tests set ids too
+                data={CONF_MODEL: MODEL, **options},
+                subentry_id=AGENT_ID,
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+
+
+async def _setup(
+    hass: HomeAssistant, server: FakeLLM, **options: Any
+) -> MockConfigEntry:
+    entry = _entry(server, **options)
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+async def _ask(
+    hass: HomeAssistant,
+    text: str,
+    conversation_id: str | None = None,
+    device_id: str | None = None,
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass,
+        text,
+        conversation_id,
+        Context(),
+        language="en",
+        agent_id="conversation.agent",
+        device_id=device_id,
+    )
+
+
+def _sent_texts(server: FakeLLM, index: int = -1) -> list[str]:
+    return [
+        str(m.get("content"))
+        for m in server.requests[index]["messages"]
+        if m["role"] in ("user", "assistant")
+    ]
+
+
+def _stored(hass_storage: dict[str, Any]) -> dict[str, Any]:
+    conversations: dict[str, Any] = hass_storage[STORE_KEY]["data"]["agents"][AGENT_ID]
+    return conversations
+
+
+async def test_history_outlives_has_chat_session(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """After HA forgot the conversation (6 idle minutes), the same id finds ours."""
+    hass = ha_core
+    await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 60})
+    fake_llm.script([Reply.text("Noted: PAPAYA."), Reply.text("It was PAPAYA.")])
+
+    first = await _ask(hass, "remember the code word PAPAYA")
+    freezer.tick(timedelta(minutes=6))
+    async_fire_time_changed(hass)  # HA's chat sessions expire after 5 idle minutes
+    await hass.async_block_till_done()
+    second = await _ask(hass, "what was the code word?", first.conversation_id)
+
+    assert _sent_texts(fake_llm) == [
+        "remember the code word PAPAYA",
+        "Noted: PAPAYA.",
+        "what was the code word?",
+    ]
+    # HA gave the conversation a new id; ours moved along with it.
+    third_id = second.conversation_id
+    fake_llm.script([Reply.text("Still PAPAYA.")])
+    await _ask(hass, "and now?", third_id)
+    assert "remember the code word PAPAYA" in _sent_texts(fake_llm)
+
+
+@pytest.mark.parametrize(
+    ("idle", "continues"),
+    [(timedelta(minutes=9), True), (timedelta(minutes=11), False)],
+)
+async def test_expiry(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    freezer: FrozenDateTimeFactory,
+    idle: timedelta,
+    *,
+    continues: bool,
+) -> None:
+    """Within the agent's expiry the conversation continues; past it, it starts fresh."""
+    hass = ha_core
+    await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 10})
+    fake_llm.script([Reply.text("Hi Anna."), Reply.text("…")])
+
+    first = await _ask(hass, "I am Anna")
+    freezer.tick(idle)
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    await _ask(hass, "who am I?", first.conversation_id)
+
+    assert ("I am Anna" in _sent_texts(fake_llm)) is continues
+
+
+async def test_two_satellites_never_share(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Same device, same conversation; another device never sees it."""
+    hass = ha_core
+    await _setup(hass, fake_llm, **{CONF_DEVICE_CONTINUITY: True})
+    fake_llm.script(
+        [Reply.text("A1"), Reply.text("B1"), Reply.text("A2"), Reply.text("B2")]
+    )
+
+    await _ask(hass, "kitchen speaking", device_id="satellite_kitchen")
+    await _ask(hass, "bedroom speaking", device_id="satellite_bedroom")
+    await _ask(hass, "who spoke before?", device_id="satellite_kitchen")
+    await _ask(hass, "and here?", device_id="satellite_bedroom")
+
+    assert _sent_texts(fake_llm, 2) == ["kitchen speaking", "A1", "who spoke before?"]
+    assert _sent_texts(fake_llm, 3) == ["bedroom speaking", "B1", "and here?"]
+
+
+async def test_without_continuity_a_device_starts_fresh(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The option is off by default: no conversation id, no history."""
+    hass = ha_core
+    await _setup(hass, fake_llm)
+    fake_llm.script([Reply.text("A1"), Reply.text("A2")])
+
+    await _ask(hass, "kitchen speaking", device_id="satellite_kitchen")
+    await _ask(hass, "who spoke before?", device_id="satellite_kitchen")
+
+    assert _sent_texts(fake_llm) == ["who spoke before?"]
+
+
+async def test_kept_across_a_restart_of_the_entry(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, hass_storage: dict[str, Any]
+) -> None:
+    """Unloading writes the store; a new setup reads it back."""
+    hass = ha_core
+    entry = await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
+    fake_llm.script([Reply.text("Noted."), Reply.text("PAPAYA.")])
+    first = await _ask(hass, "the code word is PAPAYA")
+
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    assert "the code word is PAPAYA" in str(_stored(hass_storage))
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await _ask(hass, "what was it?", first.conversation_id)
+
+    assert "the code word is PAPAYA" in _sent_texts(fake_llm)
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "not json at all",
+        {"agents": "nope"},
+        {"agents": {AGENT_ID: {"x": {"messages": "nope", "updated": "?"}}}},
+        ["a", "list"],
+    ],
+)
+async def test_a_bad_store_file_starts_empty_with_one_warning(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    caplog: pytest.LogCaptureFixture,
+    stored: Any,
+) -> None:
+    """Corrupt or foreign: setup works, a warning is logged, turns are kept again."""
+    hass = ha_core
+    hass_storage[STORE_KEY] = {"version": 1, "key": STORE_KEY, "data": stored}
+    caplog.set_level(logging.WARNING)
+
+    entry = await _setup(hass, fake_llm)
+    fake_llm.script([Reply.text("Hello.")])
+    result = await _ask(hass, "hello")
+
+    assert entry.state.name == "LOADED"
+    assert _speech(result) == "Hello."
+    assert any(
+        "conversations" in r.message
+        for r in caplog.records
+        if r.levelno == logging.WARNING
+    )
+
+
+async def test_a_thousand_conversations_load_and_stay_bounded(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """1000 kept conversations load; the agent's limit trims them on the next write."""
+    hass = ha_core
+    now = dt_util.utcnow().isoformat()
+    hass_storage[STORE_KEY] = {
+        "version": 1,
+        "key": STORE_KEY,
+        "data": {
+            "agents": {
+                AGENT_ID: {
+                    f"c{i}": {
+                        "messages": [
+                            {"role": "user", "content": f"I am number {i}"},
+                            {"role": "assistant", "content": "ok"},
+                        ],
+                        "updated": now,
+                        "device_id": None,
+                    }
+                    for i in range(1000)
+                },
+                "removed-agent": {},
+            }
+        },
+    }
+    await _setup(
+        hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0, CONF_MAX_CONVERSATIONS: 50}
+    )
+    fake_llm.script([Reply.text("You are 999.")])
+
+    await _ask(hass, "who am I?", "c999")
+    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+
+    assert "I am number 999" in _sent_texts(fake_llm)
+    assert len(_stored(hass_storage)) == 50
+    assert "removed-agent" not in hass_storage[STORE_KEY]["data"]["agents"]
+
+
+async def test_removing_the_agent_removes_its_conversations(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, hass_storage: dict[str, Any]
+) -> None:
+    """Deleting the agent (subentry) drops what it kept from the store file."""
+    hass = ha_core
+    entry = await _setup(hass, fake_llm)
+    fake_llm.script([Reply.text("Noted.")])
+    await _ask(hass, "the code word is PAPAYA")
+
+    assert hass.config_entries.async_remove_subentry(entry, AGENT_ID)
+    await hass.async_block_till_done()
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+    assert AGENT_ID not in hass_storage[STORE_KEY]["data"]["agents"]
+
+
+def _speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
