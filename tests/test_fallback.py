@@ -15,6 +15,7 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
 from homeassistant.config_entries import SOURCE_REAUTH, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, EntityCategory
 from homeassistant.core import Context, HomeAssistant
@@ -116,6 +117,14 @@ async def test_fallback_on_the_same_connection(
     assert route == "fallback"
     assert attributes["last_error"].startswith("HTTP 500")
     assert attributes["reason"].startswith("primary failed: HTTP 500")
+    # The debug view (the conversation's trace) says the same.
+    details = [
+        event["data"]
+        for event in trace.async_get_traces()[-1].as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert details[-1]["route"] == "fallback"
+    assert details[-1]["reason"].startswith("primary failed: HTTP 500")
 
 
 @pytest.mark.parametrize(

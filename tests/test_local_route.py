@@ -11,6 +11,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
@@ -168,6 +169,13 @@ async def test_the_light_goes_on_whatever_the_llm_does(
     route = hass.states.get("sensor.agent_route")
     assert route is not None
     assert route.state == "local"
+    details = [
+        event["data"]
+        for event in trace.async_get_traces()[-1].as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert {"route": "local"}.items() <= details[-1].items()
+    assert details[-1]["reason"].startswith("no model answered")
 
 
 async def test_nothing_is_done_twice(home: HomeAssistant, fake_llm: FakeLLM) -> None:

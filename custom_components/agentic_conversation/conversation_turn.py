@@ -146,6 +146,9 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
 
     if record.try_local:
         await _async_local_route(record, entry, subentry)
+    elif (state := entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
+        # Which model answered, and why the primary was skipped, for the debug view.
+        chat_log.async_trace({"route": state.route.value, "reason": state.reason})
 
     if record.fallback is None:
         try:

@@ -431,8 +431,9 @@ async def _scripted_turns(
         llm.kill()
         report["server_killed"] = await _say(ws, agent, "are you still there?")
         report["server_killed_pipeline"] = await _pipeline(
-            client, ws, "turn off the porch light", session
+            client, ws, "turn on the porch light", session
         )
+        report["server_killed_pipeline"]["light"] = await _light(client)
         report["still_running"] = (await client.rest("GET", "/api/"))["message"]
 
 
