@@ -517,6 +517,7 @@ def test_the_prompt_keeps_the_newest_facts_within_its_budget(
     prompt = facts_prompt(facts)
 
     assert prompt == (
+        "# Memory\n"
         "What you remember about this household (newest first):\n"
         "- Fact number 0.\n"
         "- Fact number 1.\n"

@@ -29,7 +29,7 @@ from .const import (
 )
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
-from .memory import agent_memory, join_prompts, memory_prompt
+from .memory import agent_memory, join_prompts, memory_prompt, without_facts
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .tool_options import AgenticLLMContext, ToolOptions
@@ -152,7 +152,11 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             memory=agent_memory(self.entry, self.subentry),
         )
         # The caller's extra prompt lasts the conversation; facts are read every turn.
-        extra = user_input.extra_system_prompt or chat_log.extra_system_prompt
+        # HA keeps the joined text: while the facts are unchanged, HA 2026.11+ keeps
+        # the system prompt as it was (cacheable); when they change, it is rebuilt.
+        extra = user_input.extra_system_prompt or without_facts(
+            chat_log.extra_system_prompt
+        )
         facts = memory_prompt(self.entry, self.subentry, user_input.context.user_id)
         try:
             await chat_log.async_provide_llm_data(
@@ -173,7 +177,6 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 conversation.AssistantContent(agent_id=self.entity_id, content=speech)
             )
             return _error_result(user_input, speech, chat_log.conversation_id)
-        chat_log.extra_system_prompt = extra
         # The history is ours: it outlives HA's chat log (idle minutes, restarts).
         store = self.entry.runtime_data.conversations
         limits = limits_of(options)

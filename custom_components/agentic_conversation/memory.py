@@ -25,6 +25,8 @@ STORAGE_VERSION = 1
 SHARED_POOL = "shared"
 MAX_FACT_CHARS = 200
 MAX_FACTS = 100
+# Starts the facts in the prompt, so a later turn can tell them from the caller's part.
+MEMORY_HEADING = "# Memory"
 # About 500 tokens of every request; older facts beyond it are left to `recall`.
 PROMPT_BUDGET_CHARS = 2000
 
@@ -262,7 +264,7 @@ def facts_prompt(facts: list[Fact]) -> str | None:
         (household if fact.user_id is None else personal).append(f"- {fact.text}")
     if not household and not personal:
         return None
-    parts = []
+    parts = [MEMORY_HEADING]
     if household:
         parts += ["What you remember about this household (newest first):", *household]
     if personal:
@@ -275,3 +277,12 @@ def facts_prompt(facts: list[Fact]) -> str | None:
 def join_prompts(*parts: str | None) -> str | None:
     """Prompt parts one after another, or None when all are empty."""
     return "\n\n".join(part for part in parts if part) or None
+
+
+def without_facts(prompt: str | None) -> str | None:
+    """The caller's part of an extra prompt we joined with facts earlier."""
+    if not prompt:
+        return None
+    if prompt.startswith(MEMORY_HEADING):
+        return None
+    return prompt.split(f"\n\n{MEMORY_HEADING}", 1)[0] or None
