@@ -5,8 +5,8 @@
 (b) Time from the server starting its streamed answer to the first text delta our
     entity hands to the chat log (what a streaming TTS waits for).
 (c) Request size — characters of system prompt + tool definitions sent to the LLM —
-    with 10, 100 and 1000 exposed entities, with and without the Assist API, and with
-    our tools.
+    with 10, 100 and 1000 exposed entities, with and without the Assist API, with our
+    tools, and with Compact home control (the default of new agents).
 
 Run: scripts/run python bench/agent_turn.py [--turns 25]
 """
@@ -30,6 +30,7 @@ from homeassistant.helpers import llm  # noqa: E402
 
 from bench.harness import add_agent, expose_sensors, home_with_server, machine  # noqa: E402
 from custom_components.agentic_conversation.const import (  # noqa: E402
+    COMPACT_API_ID,
     CONF_CONTEXT_WINDOW,
     CONF_STREAM,
     LLM_API_ID,
@@ -128,6 +129,7 @@ async def request_size() -> dict[str, dict[int, int]]:
         "Assist": [llm.LLM_API_ASSIST],
         "Agentic tools": [LLM_API_ID],
         "Assist + Agentic tools": [llm.LLM_API_ASSIST, LLM_API_ID],
+        "Compact home control (new agents)": [COMPACT_API_ID],
     }
     sizes: dict[str, dict[int, int]] = {name: {} for name in configs}
     async with home_with_server() as (hass, server):

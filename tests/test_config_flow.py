@@ -16,6 +16,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import llm
 
 from custom_components.agentic_conversation.const import (
+    COMPACT_API_ID,
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
@@ -76,7 +77,7 @@ async def test_user_flow_creates_a_connection_with_a_default_agent(
     (agent,) = entry.subentries.values()
     assert agent.subentry_type == "conversation"
     assert agent.data[CONF_MODEL] == "qwen3:8b"
-    assert agent.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST, LLM_API_ID]
+    assert agent.data[CONF_LLM_HASS_API] == [COMPACT_API_ID]
     assert agent.data[CONF_MAX_ITERATIONS] == 10
     assert agent.data[CONF_TOOL_TIMEOUT] == 10
     assert agent.data[CONF_TURN_TIMEOUT] == 60
@@ -468,6 +469,36 @@ async def test_add_and_reconfigure_an_agent(
     kitchen = entry.subentries[kitchen.subentry_id]
     assert kitchen.data[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST]
     assert kitchen.data[CONF_WEATHER_ENTITY] == "weather.home"
+
+
+@pytest.mark.parametrize("beside", [llm.LLM_API_ASSIST, LLM_API_ID])
+async def test_compact_home_control_goes_alone(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, beside: str
+) -> None:
+    """It holds Assist's intents and our tools: either beside it is refused."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+    schema = result["data_schema"]
+    assert schema is not None
+    shown = {str(key): key.description for key in schema.schema}
+    assert shown[CONF_LLM_HASS_API] == {"suggested_value": [COMPACT_API_ID]}
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_NAME: "Hall", **AGENT_INPUT, CONF_LLM_HASS_API: [COMPACT_API_ID, beside]},
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_LLM_HASS_API: "compact_with_its_parts"}
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_NAME: "Hall", **AGENT_INPUT, CONF_LLM_HASS_API: [COMPACT_API_ID]},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
 
 
 async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(

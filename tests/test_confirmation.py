@@ -26,6 +26,7 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
+from custom_components.agentic_conversation.config_flow import default_agent_options
 from custom_components.agentic_conversation.confirmation import (
     CONFIRM_SECONDS,
     EVENT_ACTION,
@@ -46,6 +47,9 @@ LOCK = "lock.front_door"
 GARAGE = "cover.garage_door"
 SHUTTER = "cover.kitchen_shutter"
 LIGHT = "light.porch_light"
+# A new agent's LLM APIs, unless a test says otherwise.
+NEW_AGENT_APIS: list[str] = default_agent_options([])[CONF_LLM_HASS_API]
+MERGED_APIS = [llm.LLM_API_ASSIST, LLM_API_ID]
 
 
 def _switchable(name: str, kind: str) -> dict[str, Any]:
@@ -119,7 +123,7 @@ async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
             ConfigSubentryData(
                 data={
                     CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
+                    CONF_LLM_HASS_API: NEW_AGENT_APIS,
                     CONF_ALLOWED_SERVICES: ["light", "cover", "lock"],
                     **options,
                 },
@@ -139,11 +143,13 @@ async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
     )
 
 
-async def _tool(hass: HomeAssistant, name: str) -> str:
+async def _tool(
+    hass: HomeAssistant, name: str, apis: list[str] = NEW_AGENT_APIS
+) -> str:
     """The name the model sees for a tool (HA namespaces merged APIs its own way)."""
     api = await llm.async_get_api(
         hass,
-        [llm.LLM_API_ASSIST, LLM_API_ID],
+        apis,
         AgenticLLMContext(DOMAIN, Context(), "en", conversation.DOMAIN, None),
     )
     return next(
@@ -173,20 +179,23 @@ def _state(hass: HomeAssistant, entity_id: str) -> str:
     return state.state
 
 
-async def _unlock_call(hass: HomeAssistant, call_id: str = "c1") -> Reply:
+async def _unlock_call(
+    hass: HomeAssistant, call_id: str = "c1", apis: list[str] = NEW_AGENT_APIS
+) -> Reply:
     return Reply.tool_calls(
-        [(await _tool(hass, "HassTurnOff"), {"name": "Front door"}, call_id)]
+        [(await _tool(hass, "HassTurnOff", apis), {"name": "Front door"}, call_id)]
     )
 
 
+@pytest.mark.parametrize("apis", [NEW_AGENT_APIS, MERGED_APIS], ids=str)
 async def test_intent_unlock_waits_for_yes(
-    home: HomeAssistant, fake_llm: FakeLLM
+    home: HomeAssistant, fake_llm: FakeLLM, apis: list[str]
 ) -> None:
     """Assist's HassTurnOff on a lock is an unlock: held, asked, run on "yes"."""
     hass = home
-    agent = await _agent(hass, fake_llm)
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: apis})
     events = async_capture_events(hass, EVENT_ACTION)
-    fake_llm.script([await _unlock_call(hass), Reply.text("Unlocked!")])
+    fake_llm.script([await _unlock_call(hass, apis=apis), Reply.text("Unlocked!")])
 
     asked = await _ask(hass, agent, "unlock the front door")
 

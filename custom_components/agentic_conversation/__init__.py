@@ -55,7 +55,7 @@ type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
-    """Offer our tools to every agent as the "Agentic Conversation tools" LLM API."""
+    """Offer our tools to every agent as LLM APIs (alone, and with Assist's intents)."""
     async_register_llm_api(hass)
     return True
 

@@ -37,6 +37,7 @@ from homeassistant.helpers.selector import (
 
 from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatibleProvider
 from .const import (
+    COMPACT_API_ID,
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
@@ -161,9 +162,9 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
     return {
         CONF_MODEL: model,
         CONF_PROMPT: llm.DEFAULT_INSTRUCTIONS_PROMPT,
-        # Assist for HA's intents, our tools for search at any scale, services and
-        # weather anywhere.
-        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
+        # HA's intents and our tools, with a prompt that does not grow with the home
+        # (the model searches for entities instead of reading a list of them).
+        CONF_LLM_HASS_API: [COMPACT_API_ID],
         CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS,
         CONF_TOOL_TIMEOUT: DEFAULT_TOOL_TIMEOUT,
         CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
@@ -316,6 +317,8 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 user_input[CONF_CONFIRM_PIN] = pin
                 if not _PIN.fullmatch(pin):
                     errors[CONF_CONFIRM_PIN] = "invalid_pin"
+            if _overlapping_apis(user_input.get(CONF_LLM_HASS_API) or []):
+                errors[CONF_LLM_HASS_API] = "compact_with_its_parts"
             if user_input[CONF_TURN_TIMEOUT] <= user_input[CONF_TOOL_TIMEOUT]:
                 errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
             if user_input[CONF_CONTEXT_WINDOW] <= user_input[CONF_MAX_TOKENS]:
@@ -342,6 +345,15 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             ),
             errors=errors,
         )
+
+
+def _overlapping_apis(apis: list[str]) -> bool:
+    """Compact home control already holds Assist's intents and our tools.
+
+    With either beside it the model would get every tool twice, and two sets of
+    instructions for controlling devices.
+    """
+    return COMPACT_API_ID in apis and bool({llm.LLM_API_ASSIST, LLM_API_ID} & set(apis))
 
 
 def _agent_schema(

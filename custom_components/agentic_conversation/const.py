@@ -70,6 +70,9 @@ INTEGER_OPTIONS: Final = (
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
 LLM_API_ID: Final = DOMAIN
+# Assist's intents and our tools in one API, without the list of exposed entities in
+# the prompt (the model searches): the default of new agents.
+COMPACT_API_ID: Final = f"{DOMAIN}_compact"
 CONF_ALLOWED_SERVICES: Final = "allowed_services"
 CONF_WEATHER_ENTITY: Final = "weather_entity"
 CONF_ENABLED_TOOLS: Final = "enabled_tools"

@@ -17,6 +17,7 @@ from .agent import ToolHeldError, ToolSpec, ToolValidationError
 from .confirmation import HELD_MESSAGE
 from .risk import UNKNOWN_SERVICE, Effect, argument_entity_ids, intent_effects
 from .tool_options import gate_of
+from .tools.compact_api import DescribedTool
 from .tools.entities import is_exposed
 from .tools.services import CallServiceTool
 
@@ -108,12 +109,12 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
 
 
 def original_tool(tool: llm.Tool) -> llm.Tool:
-    """A tool as its API made it: merging APIs may wrap it to rename it.
+    """A tool as its API made it: merging APIs wrap it to rename it, ours to describe it.
 
     How a merged tool is renamed differs between HA releases (2026.10 prefixes every
     tool with its API, 2026.11 only those whose names collide): never parse names.
     """
-    while isinstance(tool, llm.NamespacedTool):
+    while isinstance(tool, (llm.NamespacedTool, DescribedTool)):
         tool = tool.tool
     return tool
 

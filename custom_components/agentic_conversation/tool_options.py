@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.helpers import llm
 
 from .confirmation import ConfirmationGate
@@ -30,6 +31,8 @@ class ToolOptions:
     allowed_services: tuple[str, ...] = DEFAULT_ALLOWED_SERVICES
     weather_entity: str | None = None
     enabled_tools: frozenset[str] = frozenset(DEFAULT_ENABLED_TOOLS)
+    apis: frozenset[str] = frozenset()
+    """The LLM APIs the agent selected: our API's instructions defer to Assist's."""
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
@@ -42,7 +45,15 @@ class ToolOptions:
             enabled_tools=frozenset(
                 options.get(CONF_ENABLED_TOOLS, DEFAULT_ENABLED_TOOLS)
             ),
+            apis=frozenset(_api_ids(options.get(CONF_LLM_HASS_API))),
         )
+
+
+def _api_ids(value: str | list[str] | None) -> list[str]:
+    """HA stores one API id as a string, several as a list."""
+    if isinstance(value, str):
+        return [value]
+    return list(value or ())
 
 
 @dataclass(slots=True)

@@ -11,17 +11,54 @@ from .services import CallServiceTool
 from .state import GetEntityStateTool
 from .weather import GetWeatherTool
 
+# How to act and read states: each prompt gives exactly one way (tested), since a model
+# told two ways to do one thing follows either.
+ACT_WITH_SERVICES = "Use call_service to act and get_entity_state to check states."
+ACT_WITH_INTENTS = (
+    "Control devices with the intent tools; use call_service only for what no "
+    "intent tool does."
+)
+WEATHER_PROMPT = (
+    "get_weather answers weather questions for home or any place in the world."
+)
 API_PROMPT = (
     "You can see and control this home with tools. Find devices with search_entities "
     "(by name, area or type) before reading or changing them; never guess entity ids. "
-    "Use call_service to act and get_entity_state to check states. Only exposed "
-    "devices can be found or controlled. get_weather answers weather questions for "
-    "home or any place in the world."
+    f"{ACT_WITH_SERVICES} Only exposed devices can be found or controlled. "
+    f"{WEATHER_PROMPT}"
 )
+# Next to Assist, whose own instructions say how to control devices and read states.
+BESIDE_ASSIST_PROMPT = f"{ACT_WITH_INTENTS} {WEATHER_PROMPT}"
 MEMORY_PROMPT = (
     "When the user asks you to remember something for later, save it with remember "
     "as one short sentence; forget removes a fact, recall lists them."
 )
+
+
+def agentic_tools(llm_context: llm.LLMContext) -> list[llm.Tool]:
+    """The tools this agent enabled (all, for callers that are not our agents)."""
+    enabled = tool_options_of(llm_context).enabled_tools
+    return [
+        tool
+        for tool in (
+            SearchEntitiesTool(),
+            GetEntityStateTool(),
+            CallServiceTool(),
+            GetWeatherTool(),
+            RememberTool(),
+            ForgetTool(),
+            RecallTool(),
+        )
+        if tool.name in enabled
+    ]
+
+
+def with_memory_prompt(prompt: str, llm_context: llm.LLMContext) -> str:
+    """The prompt, and how to remember when this agent has a memory to use."""
+    enabled = tool_options_of(llm_context).enabled_tools
+    if memory_of(llm_context) is not None and enabled & set(MEMORY_TOOLS):
+        return f"{prompt} {MEMORY_PROMPT}"
+    return prompt
 
 
 class AgenticToolsAPI(llm.API):
@@ -34,24 +71,12 @@ class AgenticToolsAPI(llm.API):
     async def async_get_api_instance(
         self, llm_context: llm.LLMContext
     ) -> llm.APIInstance:
-        """The tools this agent enabled (all, for callers that are not our agents)."""
-        enabled = tool_options_of(llm_context).enabled_tools
-        tools: list[llm.Tool] = [
-            tool
-            for tool in (
-                SearchEntitiesTool(),
-                GetEntityStateTool(),
-                CallServiceTool(),
-                GetWeatherTool(),
-                RememberTool(),
-                ForgetTool(),
-                RecallTool(),
-            )
-            if tool.name in enabled
-        ]
-        prompt = API_PROMPT
-        if memory_of(llm_context) is not None and enabled & set(MEMORY_TOOLS):
-            prompt = f"{API_PROMPT} {MEMORY_PROMPT}"
+        """Our tools; instructions that defer to Assist's when the agent has both."""
+        beside_assist = llm.LLM_API_ASSIST in tool_options_of(llm_context).apis
+        prompt = BESIDE_ASSIST_PROMPT if beside_assist else API_PROMPT
         return llm.APIInstance(
-            api=self, api_prompt=prompt, llm_context=llm_context, tools=tools
+            api=self,
+            api_prompt=with_memory_prompt(prompt, llm_context),
+            llm_context=llm_context,
+            tools=agentic_tools(llm_context),
         )

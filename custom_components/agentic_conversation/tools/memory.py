@@ -74,11 +74,10 @@ class RememberTool(_MemoryTool):
 
     name = TOOL_REMEMBER
     description = (
-        "Remember a short fact for later conversations, when the user asks you to "
-        f"remember something. One self-contained sentence, at most {MAX_FACT_CHARS} "
-        "characters, e.g. 'The bins go out on Thursday'. scope 'household' (default): "
-        "for everyone; 'user': only about and for the user speaking (e.g. their own "
-        "preferences)."
+        "Remember a fact the user asks you to remember: one self-contained sentence of "
+        f"at most {MAX_FACT_CHARS} characters, e.g. 'The bins go out on Thursday'. "
+        "scope 'household' (default): for everyone; 'user': only for the user speaking "
+        "(their own preferences)."
     )
     parameters = probatio.Schema(
         {

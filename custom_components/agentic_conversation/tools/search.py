@@ -53,8 +53,8 @@ class SearchEntitiesTool(llm.Tool):
     name = TOOL_SEARCH_ENTITIES
     description = (
         "Find devices and sensors in the home by name, alias, area or type. Use it to "
-        "get the entity_id before reading or controlling something. Returns the best "
-        "matches with their current state."
+        "get the exact name or entity_id before reading or controlling something. "
+        "Returns the best matches with their current state."
     )
     parameters = probatio.Schema(
         {

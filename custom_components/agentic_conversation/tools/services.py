@@ -189,11 +189,10 @@ class CallServiceTool(llm.Tool):
 
     name = TOOL_CALL_SERVICE
     description = (
-        "Call a Home Assistant action (service), e.g. domain 'light', service "
-        "'turn_on', target {'entity_id': ['light.kitchen']}, data {'brightness_pct': "
-        "50}. Targets may be entity, area, floor, label or device ids, always in "
-        "target, never in data; only exposed entities can be controlled. Run a script "
-        "with script.turn_on. Returns the new states of the targeted entities."
+        "Call a Home Assistant action, e.g. domain 'light', service 'turn_on', target "
+        "{'entity_id': ['light.kitchen']}, data {'brightness_pct': 50}. Targets "
+        "(entity, area, floor, label or device ids) go in target, never in data. Run a "
+        "script with script.turn_on. Returns the new states."
     )
     parameters = probatio.Schema(
         {

@@ -32,10 +32,9 @@ class GetWeatherTool(llm.Tool):
 
     name = TOOL_GET_WEATHER
     description = (
-        "Get the current weather and the forecast. Without a location: at home. With "
-        "a location (a city or place name, e.g. 'Lisbon' or 'Paris, France'): there. "
-        "days: 1 to 7 (1 = today only; ask for 2 to know about tomorrow). hourly: also "
-        "the next hours."
+        "Current weather and forecast: at home without a location, else at a city or "
+        "place ('Lisbon', 'Paris, France'). days: 1 to 7 (ask for 2 to know about "
+        "tomorrow). hourly: also the next hours."
     )
     parameters = probatio.Schema(
         {
