@@ -20,7 +20,8 @@ from .agent import (
     OpenAICompatibleProvider,
     RouteState,
 )
-from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, SUBENTRY_CONVERSATION
+from .agents import agent_subentries
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
 from .conversation_store import ConversationStore
 from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
@@ -125,11 +126,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
                 "error": redact_url(str(err)),
             },
         ) from err
-    agent_ids = [
-        subentry_id
-        for subentry_id, subentry in entry.subentries.items()
-        if subentry.subentry_type == SUBENTRY_CONVERSATION
-    ]
+    agent_ids = [subentry.subentry_id for subentry in agent_subentries(entry)]
     conversations = ConversationStore(hass, entry.entry_id)
     await conversations.async_load(agent_ids)
     memory = HouseholdMemory(hass, entry.entry_id)

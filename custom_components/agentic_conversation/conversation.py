@@ -7,11 +7,12 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import Unauthorized
-from homeassistant.helpers import device_registry as dr, intent
+from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
 from .agent import LLMProvider, Message
+from .agents import agent_device_info, agent_subentries
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
 from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
@@ -20,12 +21,10 @@ from .const import (
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_DEVICE_CONTINUITY,
-    CONF_MODEL,
     CONF_TOOL_TIMEOUT,
     DEFAULT_DEVICE_CONTINUITY,
     DEFAULT_TOOL_TIMEOUT,
     DOMAIN,
-    SUBENTRY_CONVERSATION,
 )
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
@@ -51,24 +50,11 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add an agent for each conversation subentry of the connection."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type != SUBENTRY_CONVERSATION:
-            continue
+    for subentry in agent_subentries(entry):
         async_add_entities(
             [AgenticConversationEntity(hass, entry, subentry)],
             config_subentry_id=subentry.subentry_id,
         )
-
-
-def agent_device_info(subentry: ConfigSubentry) -> dr.DeviceInfo:
-    """The device of an agent: its conversation entity and its route sensor."""
-    return dr.DeviceInfo(
-        identifiers={(DOMAIN, subentry.subentry_id)},
-        name=subentry.title,
-        manufacturer="Agentic Conversation",
-        model=subentry.data.get(CONF_MODEL),
-        entry_type=dr.DeviceEntryType.SERVICE,
-    )
 
 
 class AgenticConversationEntity(conversation.ConversationEntity):

@@ -12,6 +12,7 @@ from homeassistant.helpers import issue_registry as ir
 
 from . import AgenticConfigEntry
 from .agent import OpenAICompatibleProvider, probe_endpoint
+from .agents import agent_subentries
 from .const import (
     CONF_BASE_URL,
     CONF_MODEL,
@@ -19,7 +20,6 @@ from .const import (
     DEFAULT_STREAM,
     DOMAIN,
     LOGGER,
-    SUBENTRY_CONVERSATION,
 )
 from .redact import redact_url
 
@@ -83,11 +83,7 @@ async def async_check_agent(
 
 def async_start_checks(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
     """Check every agent in the background; forget issues of agents that are gone."""
-    agents = {
-        subentry.subentry_id: subentry
-        for subentry in entry.subentries.values()
-        if subentry.subentry_type == SUBENTRY_CONVERSATION
-    }
+    agents = {subentry.subentry_id: subentry for subentry in agent_subentries(entry)}
     registry = ir.async_get(hass)
     for (domain, issue), _ in list(registry.issues.items()):
         if (

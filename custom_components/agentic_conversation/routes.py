@@ -12,7 +12,8 @@ from homeassistant.helpers.event import async_call_later
 
 from . import AgenticConfigEntry
 from .agent import LLMError, OpenAICompatibleProvider, Route, RouteState
-from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER, SUBENTRY_CONVERSATION
+from .agents import agent_subentries
+from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER
 from .redact import redact_url
 
 BREAKER_COOLDOWN = 60.0
@@ -23,12 +24,9 @@ CHECK_TIMEOUT = 10.0
 @callback
 def async_setup_routes(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
     """A route state for every agent of the connection, its breaker checked."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type == SUBENTRY_CONVERSATION:
-            state = entry.runtime_data.routes.setdefault(
-                subentry.subentry_id, RouteState()
-            )
-            _PrimaryCheck(hass, entry, subentry, state)
+    for subentry in agent_subentries(entry):
+        state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
+        _PrimaryCheck(hass, entry, subentry, state)
 
 
 class _PrimaryCheck:

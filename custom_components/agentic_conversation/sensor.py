@@ -10,8 +10,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
 from .agent import Route, RouteState
-from .const import SUBENTRY_CONVERSATION
-from .conversation import agent_device_info
+from .agents import agent_device_info, agent_subentries
 from .redact import redact_url
 
 # Updated when a route reports; nothing is polled.
@@ -24,9 +23,7 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add a route sensor for each agent of the connection."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type != SUBENTRY_CONVERSATION:
-            continue
+    for subentry in agent_subentries(entry):
         state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
         async_add_entities(
             [RouteSensor(subentry, state)], config_subentry_id=subentry.subentry_id

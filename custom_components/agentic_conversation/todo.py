@@ -9,11 +9,12 @@ from homeassistant.components.todo.entity import TodoItem, TodoListEntity
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
-from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import AgenticConfigEntry
-from .const import CONF_MODEL, DOMAIN, SUBENTRY_CONVERSATION
+from .agents import agent_device_info, agent_subentries
+from .const import DOMAIN
 from .memory import AgentMemory, MemoryLimitError, agent_memory
 
 # Changes come from the memory, not from polling.
@@ -26,9 +27,7 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add the memory list of each agent of the connection."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type != SUBENTRY_CONVERSATION:
-            continue
+    for subentry in agent_subentries(entry):
         async_add_entities(
             [AgentMemoryList(agent_memory(entry, subentry), subentry)],
             update_before_add=True,
@@ -52,13 +51,7 @@ class AgentMemoryList(TodoListEntity):
         """The list of an agent, on the agent's device."""
         self._memory = memory
         self._attr_unique_id = f"{subentry.subentry_id}_memory"
-        self._attr_device_info = dr.DeviceInfo(
-            identifiers={(DOMAIN, subentry.subentry_id)},
-            name=subentry.title,
-            manufacturer="Agentic Conversation",
-            model=subentry.data.get(CONF_MODEL),
-            entry_type=dr.DeviceEntryType.SERVICE,
-        )
+        self._attr_device_info = agent_device_info(subentry)
 
     async def async_added_to_hass(self) -> None:
         """Follow the memory; keep the list away from other assistants by default."""
