@@ -63,6 +63,8 @@ async def test_tools_ignored_raises_a_repair_issue_until_fixed(
     }
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
     assert diagnostics["endpoint_checks"][subentry_id]["tools"] is False
+    assert diagnostics["routes"][subentry_id]["route"] == "ok"
+    assert diagnostics["kept_conversations"] == {subentry_id: 0}
     assert diagnostics["endpoint_checks"][subentry_id]["streaming"] is True
 
     # A model that can call tools (the server honours them now): the issue goes.

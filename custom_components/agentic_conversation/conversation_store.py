@@ -163,11 +163,9 @@ class ConversationStore:
             del kept[oldest]
         self._schedule_save()
 
-    @callback
-    def async_forget_agent(self, agent_id: str) -> None:
-        """Forget everything an agent kept."""
-        if self._agents.pop(agent_id, None) is not None:
-            self._schedule_save()
+    def count(self, agent_id: str) -> int:
+        """How many conversations an agent keeps (for diagnostics)."""
+        return len(self._agents.get(agent_id, {}))
 
     async def async_flush(self) -> None:
         """Write now (unload)."""

@@ -30,6 +30,22 @@ async def async_get_config_entry_diagnostics(
             subentry_id: asdict(found)
             for subentry_id, found in (runtime.capabilities if runtime else {}).items()
         },
+        # How each agent's last answer went; the words themselves stay private.
+        "routes": {
+            subentry_id: {
+                "route": state.route.value,
+                "reason": redact_url(state.reason or ""),
+                "last_error": redact_url(state.last_error or ""),
+                "breaker_open": state.breaker.is_open,
+            }
+            for subentry_id, state in (runtime.routes if runtime else {}).items()
+        },
+        "kept_conversations": {
+            subentry.subentry_id: runtime.conversations.count(subentry.subentry_id)
+            for subentry in entry.subentries.values()
+        }
+        if runtime is not None
+        else None,
         "agents": {
             subentry.subentry_id: async_redact_data(
                 {
