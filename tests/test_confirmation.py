@@ -40,7 +40,7 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     LLM_API_ID,
 )
-from custom_components.agentic_conversation.tool_options import AgenticLLMContext
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 LOCK = "lock.front_door"
@@ -147,14 +147,7 @@ async def _tool(
     hass: HomeAssistant, name: str, apis: list[str] = NEW_AGENT_APIS
 ) -> str:
     """The name the model sees for a tool (HA namespaces merged APIs its own way)."""
-    api = await llm.async_get_api(
-        hass,
-        apis,
-        AgenticLLMContext(DOMAIN, Context(), "en", conversation.DOMAIN, None),
-    )
-    return next(
-        t.name for t in api.tools if t.name == name or t.name.endswith(f"__{name}")
-    )
+    return await offered_name(hass, apis, name)
 
 
 async def _ask(

@@ -26,6 +26,7 @@ from custom_components.agentic_conversation.const import (
     CONF_TURN_TIMEOUT,
     DOMAIN,
 )
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 LIGHT = "light.porch_light"
@@ -190,12 +191,7 @@ async def test_nothing_is_done_twice(home: HomeAssistant, fake_llm: FakeLLM) -> 
             calls.append(event)
 
     hass.bus.async_listen("call_service", record)
-    api = await llm.async_get_api(
-        hass,
-        [llm.LLM_API_ASSIST],
-        llm.LLMContext(DOMAIN, None, "en", conversation.DOMAIN, None),
-    )
-    turn_on = next(t.name for t in api.tools if t.name.endswith("HassTurnOn"))
+    turn_on = await offered_name(hass, [llm.LLM_API_ASSIST], "HassTurnOn")
     fake_llm.script(
         [Reply.tool_calls([(turn_on, {"name": "Porch light"})]), Reply.error(500)]
     )

@@ -368,12 +368,7 @@ async def test_satellite_hears_the_question_and_the_yes_unlocks(
 
 async def _tool_name(hass: HomeAssistant, name: str) -> str:
     """The name the model sees for an Assist tool (however HA namespaces it)."""
-    api = await llm.async_get_api(
-        hass,
-        [llm.LLM_API_ASSIST],
-        llm.LLMContext(DOMAIN, None, "en", conversation.DOMAIN, None),
-    )
-    return next(t.name for t in api.tools if t.name.split("__")[-1] == name)
+    return await offered_name(hass, [llm.LLM_API_ASSIST], name)
 
 
 async def test_a_bug_after_streamed_text_is_still_heard(

@@ -23,6 +23,7 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     LLM_API_ID,
 )
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 
@@ -66,12 +67,7 @@ async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
 
 
 async def _tool(hass: HomeAssistant, name: str) -> str:
-    api = await llm.async_get_api(
-        hass,
-        [llm.LLM_API_ASSIST, LLM_API_ID],
-        llm.LLMContext(DOMAIN, None, "en", conversation.DOMAIN, None),
-    )
-    return next(t.name for t in api.tools if t.name.split("__")[-1] == name)
+    return await offered_name(hass, [llm.LLM_API_ASSIST, LLM_API_ID], name)
 
 
 async def _speech(
