@@ -31,7 +31,13 @@ async def offered_name(hass: HomeAssistant, api_ids: list[str], tool: str) -> st
     api = await llm.async_get_api(hass, api_ids, llm_context)
     for offered in api.tools:
         original = original_tool(offered)
-        if tool in (original.name, getattr(original, "intent_type", None)):
+        # HA's own tools may carry their platform in their name
+        # (homeassistant__GetLiveContext); their classes are named after the tool.
+        if tool in (
+            original.name,
+            getattr(original, "intent_type", None),
+            type(original).__name__.removesuffix("Tool"),
+        ):
             return offered.name
     raise AssertionError(f"{tool} is not offered by {api_ids}")
 
