@@ -34,7 +34,13 @@ from .loop import AgenticLoop, EventCallback
 from .messages import Message
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
-from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
+from .provider import (
+    DeltaCallback,
+    LLMProvider,
+    LLMResponse,
+    ToolCall,
+    ToolCallCallback,
+)
 from .result import LoopResult, StopReason
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
 
@@ -66,6 +72,7 @@ __all__ = [
     "StopReason",
     "TextDelta",
     "ToolCall",
+    "ToolCallCallback",
     "ToolCallFinished",
     "ToolCallRecord",
     "ToolCallsRequested",

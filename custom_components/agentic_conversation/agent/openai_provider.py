@@ -18,7 +18,7 @@ from .errors import LLMConnectionError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
-from .provider import DeltaCallback, LLMResponse
+from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
@@ -153,6 +153,7 @@ class OpenAICompatibleProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
     ) -> LLMResponse:
         """Run one chat completion; see `LLMProvider.complete`.
@@ -188,7 +189,7 @@ class OpenAICompatibleProvider:
             streamed,
         )
         if on_delta is not None and streamed:
-            return await self._complete_streamed(request, on_delta)
+            return await self._complete_streamed(request, on_delta, on_tool_call)
         try:
             completion = await self._client.chat.completions.create(**request)
             response = parse_completion(completion)
@@ -199,14 +200,17 @@ class OpenAICompatibleProvider:
         return response
 
     async def _complete_streamed(
-        self, request: dict[str, Any], on_delta: DeltaCallback
+        self,
+        request: dict[str, Any],
+        on_delta: DeltaCallback,
+        on_tool_call: ToolCallCallback | None,
     ) -> LLMResponse:
         assert self._client is not None
         try:
             stream = await self._client.chat.completions.create(**request, stream=True)
         except SDK_ERRORS as err:
             raise classify(err) from err
-        assembler = StreamAssembler()
+        assembler = StreamAssembler(on_tool_call)
         started = False
         try:
             while True:
