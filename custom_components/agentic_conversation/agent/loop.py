@@ -162,7 +162,8 @@ class AgenticLoop:
         """
         queue: asyncio.Queue[LoopEvent | None] = asyncio.Queue()
         task = asyncio.create_task(
-            self.run(user_text, history, tools, on_event=queue.put_nowait)
+            self.run(user_text, history, tools, on_event=queue.put_nowait),
+            eager_start=True,
         )
         task.add_done_callback(lambda _: queue.put_nowait(None))
         try:

@@ -166,13 +166,18 @@ class OpenAICompatibleProvider:
         request_timeout = (
             self._timeout if timeout is None else min(timeout, self._timeout)
         )
+        # The SDK walks every message and tool definition against its TypedDicts
+        # (about 0.6 ms a request, on a par with everything else it does); ours are
+        # plain JSON already, so they go in as the body itself, sent unchanged.
+        body: dict[str, Any] = {"messages": wire_messages(messages)}
         request: dict[str, Any] = {
             "model": self._model,
-            "messages": wire_messages(messages),
+            "messages": [],
+            "extra_body": body,
             "timeout": request_timeout,
         }
         if tools:
-            request["tools"] = [tool.to_openai() for tool in tools]
+            body["tools"] = [tool.to_openai() for tool in tools]
             # llama-cpp-python ignores tools unless tool_choice is given.
             request["tool_choice"] = tool_choice or "auto"
         if self._temperature is not None:

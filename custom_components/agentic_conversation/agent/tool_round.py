@@ -79,6 +79,9 @@ class ToolRound:
                     max_result_chars=self._limits.max_tool_result_chars,
                 ),
                 name=f"agentic tool {call.name}",
+                # Runs now up to its first real wait, as HA starts its tasks: a tool
+                # that answers at once costs no trip through the event loop.
+                eager_start=True,
             )
 
     async def finish(self, text: str, calls: list[ToolCall], emit: Emit) -> None:
@@ -100,9 +103,11 @@ class ToolRound:
                 turn.slots[position[call_id]] = record
                 await emit(turn.report(position[call_id]))
             while pending:
-                done, _ = await asyncio.wait(
-                    pending, return_when=asyncio.FIRST_COMPLETED
-                )
+                # Those done already (often: they started while the model streamed)
+                # are taken without a trip through the event loop.
+                done = {task for task in pending if task.done()} or (
+                    await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                )[0]
                 for task in sorted(done, key=lambda t: position[pending[t]]):
                     await self._settle(task, pending.pop(task), position, emit)
         finally:
