@@ -35,6 +35,7 @@ from custom_components.agentic_conversation.const import (
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
     DOMAIN,
@@ -448,6 +449,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_DEVICE_CONTINUITY: False,
         CONF_LOCAL_FALLBACK: True,
         CONF_MEMORY_SHARED: False,
+        CONF_WAIT_PHRASE_AFTER: 0,
     }
 
     await hass.async_block_till_done()

@@ -49,6 +49,10 @@ DEFAULT_DEVICE_CONTINUITY: Final = False
 CONF_LOCAL_FALLBACK: Final = "local_fallback"
 DEFAULT_LOCAL_FALLBACK: Final = True
 
+# Seconds tools may run with nothing said before a short "One moment." (0: never).
+CONF_WAIT_PHRASE_AFTER: Final = "wait_phrase_after"
+DEFAULT_WAIT_PHRASE_AFTER: Final = 0
+
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,
@@ -58,6 +62,7 @@ INTEGER_OPTIONS: Final = (
     CONF_CONVERSATION_EXPIRY,
     CONF_MAX_CONVERSATIONS,
     CONF_CONTEXT_WINDOW,
+    CONF_WAIT_PHRASE_AFTER,
 )
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
