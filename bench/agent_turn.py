@@ -1,7 +1,9 @@
 """Benchmark: our agent inside Home Assistant.
 
 (a) Agent overhead per turn with a zero-latency scripted server: our agent vs HA core's
-    `llama_cpp` agent on the same server and hass, median of interleaved turns, ratio.
+    `llama_cpp` agent on the same server and hass, median of interleaved turns, ratio;
+    a plain answer, and a turn of two tool rounds (Assist's GetLiveContext, then
+    GetDateTime) and an answer.
 (b) Time from the server starting its streamed answer to the first text delta our
     entity hands to the chat log (what a streaming TTS waits for).
 (c) Request size — characters of system prompt + tool definitions sent to the LLM —
@@ -49,8 +51,12 @@ async def _turn(hass: HomeAssistant, agent: str, text: str = "hello") -> float:
     return elapsed
 
 
-async def overhead(turns: int) -> dict[str, Any]:
-    """(a) Median ms per turn, ours vs llama_cpp, interleaved."""
+def _tool_name(api: llm.APIInstance, suffix: str) -> str:
+    return next(tool.name for tool in api.tools if tool.name.endswith(suffix))
+
+
+async def overhead(turns: int, *, rounds: int = 0) -> dict[str, Any]:
+    """(a) Median ms per turn, ours vs llama_cpp, interleaved; `rounds` tool rounds."""
     async with home_with_server() as (hass, server):
         ours = await add_agent(
             hass, server, {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], CONF_STREAM: True}
@@ -61,17 +67,28 @@ async def overhead(turns: int) -> dict[str, Any]:
             {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], "streaming": True},
             domain="llama_cpp",
         )
+        api = await llm.async_get_api(
+            hass,
+            [llm.LLM_API_ASSIST],
+            llm.LLMContext("bench", None, "en", conversation.DOMAIN, None),
+        )
+        steps = [
+            Reply.tool_calls([(_tool_name(api, "GetLiveContext"), {})]),
+            Reply.tool_calls([(_tool_name(api, "GetDateTime"), {})]),
+        ][:rounds]
         times: dict[str, list[float]] = {"ours": [], "llama_cpp": []}
-        server.script([Reply.text("Done.")] * (2 * turns + 10))
+        server.script([*steps, Reply.text("Done.")] * (2 * turns + 10))
         for _ in range(5):  # warm-up
             await _turn(hass, ours)
             await _turn(hass, core)
         for _ in range(turns):
             times["ours"].append(await _turn(hass, ours))
             times["llama_cpp"].append(await _turn(hass, core))
+        assert server.unused == 0, "a turn did not ask the LLM as scripted"
     medians = {k: statistics.median(v) * 1000 for k, v in times.items()}
     return {
         "turns": turns,
+        "tool_rounds": rounds,
         "ours_ms": round(medians["ours"], 2),
         "llama_cpp_ms": round(medians["llama_cpp"], 2),
         "ratio": round(medians["ours"] / medians["llama_cpp"], 2),
@@ -164,6 +181,7 @@ async def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"(a) overhead per turn: {await overhead(args.turns)}")
+    print(f"(a) overhead per turn: {await overhead(args.turns, rounds=2)}")
     print(f"(b) first token to first chat-log delta: {await first_delta(args.turns)}")
     for name, by_count in (await request_size()).items():
         print(f"(c) request size, {name}: {by_count}")

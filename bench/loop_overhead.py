@@ -33,6 +33,7 @@ from custom_components.agentic_conversation.agent import (  # noqa: E402
     LoopLimits,
     Message,
     ToolCall,
+    ToolCallCallback,
     ToolSpec,
 )
 
@@ -62,6 +63,7 @@ class ZeroLatencyProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the protocol's
     ) -> LLMResponse:
         """The next scripted answer; a new turn starts after each text answer."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import json
 import socket
 import time
@@ -58,6 +58,16 @@ class Reply:
     done: bool = True
     cut: str = "connection"
     pause: float = 0.0
+    hold: Callable[[Any], bool] | None = None
+    until: asyncio.Event | None = None
+
+    def held(self, before: Callable[[Any], bool], until: asyncio.Event) -> Reply:
+        """This reply, streamed up to the first event `before` accepts, which waits.
+
+        The rest follows once `until` is set (or after 10 s, noted in `holds`): a test
+        learns what the client did while the answer was still coming.
+        """
+        return replace(self, hold=before, until=until)
 
     @classmethod
     def text(
@@ -204,6 +214,8 @@ class FakeLLM:
         models_body: If set, `GET /v1/models` answers 200 with this JSON instead.
         stream_started_at: time.perf_counter() when each streamed reply's first
             chunk was about to be sent (for latency benchmarks).
+        holds: For each held reply, whether it went on because `until` was set
+            (False: it gave up waiting).
         probe_requests: The integration's capability probes (not in `requests`).
         probe_tool_reply: How the server answers the tool probe: by default with a
             tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
@@ -220,6 +232,7 @@ class FakeLLM:
         self.models_body: Any = None
         self.stream_started_at: list[float] = []
         self.probe_requests: list[dict[str, Any]] = []
+        self.holds: list[bool] = []
         self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
         self._script: deque[Reply] = deque()
         self._closing = asyncio.Event()
@@ -345,13 +358,13 @@ class FakeLLM:
             return web.Response(text=text, status=reply.status, headers=reply.headers)
         if reply.kind == "sse":
             return await self._stream(
-                request, reply.events, done=reply.done, pause=reply.pause
+                request, reply.events, done=reply.done, reply=reply
             )
         if reply.kind == "truncated":
             return await self._truncated(request, reply)
         stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
         if stream:
-            return await self._stream(request, _chunks(reply), done=True)
+            return await self._stream(request, _chunks(reply), done=True, reply=reply)
         return web.json_response(_completion(reply))
 
     async def _stream(
@@ -360,18 +373,26 @@ class FakeLLM:
         events: Iterable[Any],
         *,
         done: bool,
-        pause: float = 0.0,
+        reply: Reply | None = None,
     ) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         self.stream_started_at.append(time.perf_counter())
-        for index, event in enumerate(events):
+        hold = reply.hold if reply is not None else None
+        events = list(events)
+        first = events[0] if events else None
+        for event in [*events, *(["[DONE]"] if done else [])]:
+            if hold is not None and hold(event):
+                hold = None
+                assert reply is not None and reply.until is not None
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(10):
+                        await reply.until.wait()
+                self.holds.append(reply.until.is_set())
             data = event if isinstance(event, str) else json.dumps(event)
             await response.write(f"data: {data}\n\n".encode())
-            if index == 0 and pause:
-                await asyncio.sleep(pause)
-        if done:
-            await response.write(b"data: [DONE]\n\n")
+            if reply is not None and reply.pause and event is first:
+                await asyncio.sleep(reply.pause)
         await response.write_eof()
         return response
 
@@ -390,6 +411,28 @@ class FakeLLM:
             assert request.transport is not None
             request.transport.close()
         return response
+
+
+def arguments_of(index: int) -> Callable[[Any], bool]:
+    """Accepts a chunk with arguments of tool call `index` (for `Reply.held`)."""
+
+    def accepts(event: Any) -> bool:
+        if not isinstance(event, dict):
+            return False
+        calls = event["choices"][0]["delta"].get("tool_calls") or []
+        return any(c.get("index") == index and "id" not in c for c in calls)
+
+    return accepts
+
+
+def text_chunk(event: Any) -> bool:
+    """Accepts a chunk with text (for `Reply.held`)."""
+    return isinstance(event, dict) and bool(event["choices"][0]["delta"].get("content"))
+
+
+def stream_end(event: Any) -> bool:
+    """Accepts the `[DONE]` that ends a stream (for `Reply.held`)."""
+    return isinstance(event, str) and event == "[DONE]"
 
 
 def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from custom_components.agentic_conversation.const import (
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
     DOMAIN,
@@ -451,6 +452,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_LOCAL_FALLBACK: True,
         CONF_MEMORY_SHARED: False,
         CONF_FIRST_TOKEN_TIMEOUT: 5,
+        CONF_WAIT_PHRASE_AFTER: 0,
     }
 
     await hass.async_block_till_done()

@@ -7,7 +7,8 @@ the result's speech. These tests run the pipeline as a satellite does
 TTS engine was asked to say.
 """
 
-from collections.abc import AsyncGenerator
+import asyncio
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import pytest
@@ -30,7 +31,7 @@ from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
@@ -38,6 +39,7 @@ from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
+    CONF_WAIT_PHRASE_AFTER,
     DOMAIN,
 )
 from tests.across_releases import offered_name
@@ -124,13 +126,25 @@ async def porch(ha_core: HomeAssistant) -> str:
     return "input_boolean.porch"
 
 
-async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
+@pytest.fixture
+def agent_options() -> dict[str, Any]:
+    """Extra options of the agent under test (tests parametrize this)."""
+    return {}
+
+
+async def _agent(
+    hass: HomeAssistant, server: FakeLLM, options: dict[str, Any] | None = None
+) -> str:
     entry = MockConfigEntry(
         domain=DOMAIN,
         data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
         subentries_data=[
             ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+                    **(options or {}),
+                },
                 subentry_type="conversation",
                 title="Agent",
                 unique_id=None,
@@ -155,6 +169,7 @@ async def _say(
     language: str = "en",
     *,
     conversation_id: str | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Run intent → tts like a satellite; return the intent output and the TTS URL."""
     await ws.send_json_auto_id(
@@ -173,6 +188,8 @@ async def _say(
     while True:
         msg = await ws.receive_json()
         event = msg["event"]
+        if on_event is not None:
+            on_event(event)
         if event["type"] == "intent-end":
             intent_output = event["data"]["intent_output"]
         elif event["type"] == "tts-end":
@@ -193,10 +210,11 @@ async def pipeline(
     fake_llm: FakeLLM,
     recorder: RecordingTTS,
     hass_ws_client: WebSocketGenerator,
+    agent_options: dict[str, Any],
 ) -> AsyncGenerator[Any]:
     """A websocket client whose preferred pipeline is our agent + the recorder."""
     hass = ha_core
-    agent = await _agent(hass, fake_llm)
+    agent = await _agent(hass, fake_llm, agent_options)
     assert await async_setup_component(hass, "assist_pipeline", {})
     ws = await hass_ws_client(hass)
     await ws.send_json_auto_id(
@@ -394,3 +412,64 @@ async def test_a_bug_after_streamed_text_is_still_heard(
     apology = "Sorry, something went wrong on my side. Please try again."
     assert recorder.said == [f"{preamble} {apology}"]
     assert output["response"]["response_type"] == "error"
+
+
+@pytest.mark.usefixtures("porch")
+@pytest.mark.parametrize("agent_options", [{CONF_WAIT_PHRASE_AFTER: 1}])
+async def test_a_slow_tool_with_nothing_said_is_announced(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """The tool outlasts the agent's delay: the satellite hears "One moment." first.
+
+    The tool finishes only once the phrase has reached the pipeline, so the test
+    asserts order, not time; the real delay is the option's smallest, 1 s.
+    """
+    hass = ha_core
+    heard = asyncio.Event()
+
+    class Slow(intent.IntentHandler):
+        """Turning on a slow device (replaces HA's handler)."""
+
+        intent_type = intent.INTENT_TURN_ON
+        description = "Turns on a device that takes a while."
+
+        async def async_handle(
+            self, intent_obj: intent.Intent
+        ) -> intent.IntentResponse:
+            async with asyncio.timeout(10):  # a safety net, not a measure
+                await heard.wait()
+            response = intent_obj.create_response()
+            response.async_set_speech("Finished.")
+            return response
+
+    intent.async_register(hass, Slow())
+    slow = await offered_name(hass, [llm.LLM_API_ASSIST], intent.INTENT_TURN_ON)
+    fake_llm.script(
+        [Reply.tool_calls([(slow, {})]), Reply.text("The slow thing is done.")]
+    )
+    progress: list[dict[str, Any]] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event["type"] != "intent-progress":
+            return
+        progress.append(event["data"])
+        if event["data"].get("chat_log_delta", {}).get("content") == "One moment.":
+            heard.set()
+
+    output, _ = await _say(
+        hass, pipeline, await hass_client(), "slow", on_event=on_event
+    )
+
+    assert heard.is_set()
+    assert recorder.said == ["One moment. The slow thing is done."]
+    assert output["response"]["speech"]["plain"]["speech"] == "The slow thing is done."
+    # Said, then the held tool call made the pipeline start speaking.
+    said_at = next(
+        i for i, p in enumerate(progress) if p.get("chat_log_delta", {}).get("content")
+    )
+    assert progress[said_at + 1]["chat_log_delta"]["tool_calls"]
+    assert progress[said_at + 2] == {"tts_start_streaming": True}

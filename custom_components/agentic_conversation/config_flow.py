@@ -59,6 +59,7 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_AGENT_NAME,
     DEFAULT_ALLOWED_SERVICES,
@@ -79,6 +80,7 @@ from .const import (
     DEFAULT_TEMPERATURE,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
+    DEFAULT_WAIT_PHRASE_AFTER,
     DOMAIN,
     LLM_API_ID,
     LOGGER,
@@ -168,6 +170,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_MAX_ITERATIONS: DEFAULT_MAX_ITERATIONS,
         CONF_TOOL_TIMEOUT: DEFAULT_TOOL_TIMEOUT,
         CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
+        CONF_WAIT_PHRASE_AFTER: DEFAULT_WAIT_PHRASE_AFTER,
         CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
@@ -395,6 +398,9 @@ def _agent_schema(
             probatio.Required(
                 CONF_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
             ): _whole_number(low=5, high=600, unit="s"),
+            probatio.Required(
+                CONF_WAIT_PHRASE_AFTER, default=DEFAULT_WAIT_PHRASE_AFTER
+            ): _whole_number(low=0, high=60, unit="s"),
             probatio.Required(
                 CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
             ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),

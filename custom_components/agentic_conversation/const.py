@@ -56,6 +56,10 @@ DEFAULT_LOCAL_FALLBACK: Final = True
 # Of the turn timeout, kept for Home Assistant's own agent when no model answered.
 LOCAL_ROUTE_SECONDS: Final = 2.0
 
+# Seconds tools may run with nothing said before a short "One moment." (0: never).
+CONF_WAIT_PHRASE_AFTER: Final = "wait_phrase_after"
+DEFAULT_WAIT_PHRASE_AFTER: Final = 0
+
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,
@@ -66,6 +70,7 @@ INTEGER_OPTIONS: Final = (
     CONF_MAX_CONVERSATIONS,
     CONF_CONTEXT_WINDOW,
     CONF_FIRST_TOKEN_TIMEOUT,
+    CONF_WAIT_PHRASE_AFTER,
 )
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options

@@ -48,6 +48,7 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_WAIT_PHRASE_AFTER,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_LOCAL_FALLBACK,
@@ -55,6 +56,7 @@ from .const import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
+    DEFAULT_WAIT_PHRASE_AFTER,
     LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
@@ -71,6 +73,7 @@ from .replies import (
 from .speech import SpeechStreamCleaner, clean_for_speech
 from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from .tool_options import gate_of
+from .wait_phrase import say_while_waiting
 
 type Delta = (
     conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
@@ -127,9 +130,13 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
             int(subentry.data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
         )
         events = loop.stream(user_input.text, sent, tool_specs(chat_log.llm_api))
-        async for _content in chat_log.async_add_delta_content_stream(
-            agent_id, _deltas(events, record)
+        deltas = _deltas(events, record)
+        if wait := int(
+            subentry.data.get(CONF_WAIT_PHRASE_AFTER, DEFAULT_WAIT_PHRASE_AFTER)
         ):
+            phrase = await async_phrase(hass, user_input.language, "wait_phrase")
+            deltas = say_while_waiting(deltas, wait, {"content": phrase})
+        async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas):
             pass
     except Exception:  # noqa: BLE001 - whatever broke, the user must hear a reply
         LOGGER.exception(

@@ -27,6 +27,7 @@ from .agent import (
     OpenAICompatibleProvider,
     RetryingProvider,
     RouteState,
+    ToolCallCallback,
     ToolSpec,
 )
 from .const import (
@@ -146,6 +147,7 @@ class _ConnectionModel:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
     ) -> LLMResponse:
         """Ask the model; its connection must be loaded."""
@@ -168,5 +170,6 @@ class _ConnectionModel:
             tools,
             tool_choice=tool_choice,
             on_delta=on_delta,
+            on_tool_call=on_tool_call,
             timeout=timeout,
         )

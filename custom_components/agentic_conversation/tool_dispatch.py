@@ -98,14 +98,44 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
         ToolSpec(
             name=tool.name,
             description=tool.description or "",
-            parameters=probatio.to_openapi(
-                tool.parameters,
-                custom_serializer=api.custom_serializer,
-                openapi_version="3.1.0",
-            ),
+            parameters=_json_schema(tool.parameters, api.custom_serializer),
         )
         for tool in api.tools
     ]
+
+
+# HA builds every tool anew each turn, but from the same validator objects, and
+# converting a schema costs about 0.1 ms a tool: the result is kept, by those objects
+# (held, so that their ids stay theirs). Never mutated: it is only sent and measured.
+_SCHEMAS: dict[tuple[Any, ...], tuple[list[Any], dict[str, Any]]] = {}
+_SCHEMAS_KEPT = 256
+
+
+def _json_schema(schema: probatio.Schema, serializer: Any) -> dict[str, Any]:
+    """`probatio.to_openapi` of a tool's parameters, converted once per validators."""
+    fields = schema.schema
+    if not isinstance(fields, dict):
+        return _to_openapi(schema, serializer)
+    key = (
+        id(serializer),
+        schema.extra,
+        schema.required,
+        *((id(marker), id(validator)) for marker, validator in fields.items()),
+    )
+    if (kept := _SCHEMAS.get(key)) is not None:
+        return kept[1]
+    if len(_SCHEMAS) >= _SCHEMAS_KEPT:
+        _SCHEMAS.clear()
+    converted = _to_openapi(schema, serializer)
+    _SCHEMAS[key] = ([serializer, *fields.items()], converted)
+    return converted
+
+
+def _to_openapi(schema: probatio.Schema, serializer: Any) -> dict[str, Any]:
+    converted: dict[str, Any] = probatio.to_openapi(
+        schema, custom_serializer=serializer, openapi_version="3.1.0"
+    )
+    return converted
 
 
 def original_tool(tool: llm.Tool) -> llm.Tool:

@@ -16,6 +16,7 @@ from custom_components.agentic_conversation.agent import (
     Message,
     StopReason,
     ToolCall,
+    ToolCallCallback,
     ToolSpec,
 )
 
@@ -37,6 +38,7 @@ class ScriptedProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> LLMResponse:
         """The next step."""

@@ -7,6 +7,7 @@ import pytest
 from custom_components.agentic_conversation.agent import (
     LLMBadRequestError,
     LLMConnectionError,
+    LLMError,
     LLMRateLimitError,
     LLMServerError,
     LLMStreamBrokenError,
@@ -163,3 +164,73 @@ async def test_refused_connection_retried_once(
         await retrying.complete(HI, [])
 
     assert len(fake_time.slept) == 1
+
+
+async def test_no_retry_once_a_tool_call_was_handed_out(
+    fake_llm: FakeLLM, retrying: RetryingProvider, fake_time: FakeTime
+) -> None:
+    """A tool call went out (it may run already), then the stream broke: no retry.
+
+    Asking again could do it twice, so the error is reported instead.
+    """
+    fake_llm.script(
+        [
+            Reply.sse(
+                [
+                    {
+                        "choices": [
+                            {
+                                "index": 0,
+                                "delta": {
+                                    "tool_calls": [
+                                        {
+                                            "index": 0,
+                                            "id": "c1",
+                                            "type": "function",
+                                            "function": {
+                                                "name": "turn_on",
+                                                "arguments": '{"name": "porch"}',
+                                            },
+                                        }
+                                    ]
+                                },
+                            }
+                        ]
+                    },
+                    {
+                        "choices": [
+                            {
+                                "index": 0,
+                                "delta": {
+                                    "tool_calls": [
+                                        {
+                                            "index": 1,
+                                            "id": "c2",
+                                            "type": "function",
+                                            "function": {"name": "turn_on"},
+                                        }
+                                    ]
+                                },
+                            }
+                        ]
+                    },
+                    "this is not JSON",
+                ],
+                done=False,
+            ),
+            Reply.text("A second answer that must never be asked for."),
+        ]
+    )
+    handed_out: list[str] = []
+
+    with pytest.raises(LLMError):
+        await retrying.complete(
+            HI,
+            [],
+            on_delta=Deltas(),
+            on_tool_call=lambda call: handed_out.append(call.id),
+        )
+
+    assert handed_out == ["c1"]
+    assert len(fake_llm.requests) == 1
+    assert fake_time.slept == []

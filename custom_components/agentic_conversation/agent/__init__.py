@@ -36,7 +36,13 @@ from .loop import AgenticLoop, EventCallback
 from .messages import Message
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
-from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCall
+from .provider import (
+    DeltaCallback,
+    LLMProvider,
+    LLMResponse,
+    ToolCall,
+    ToolCallCallback,
+)
 from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
@@ -76,6 +82,7 @@ __all__ = [
     "StopReason",
     "TextDelta",
     "ToolCall",
+    "ToolCallCallback",
     "ToolCallFinished",
     "ToolCallRecord",
     "ToolCallsRequested",

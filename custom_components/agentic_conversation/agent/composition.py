@@ -32,7 +32,7 @@ def compose(response: LLMResponse, reason: StopReason) -> tuple[str, StopReason]
     if response.finish_reason == "length":
         if response.tool_calls:
             _LOGGER.warning(
-                "The LLM ran out of tokens while calling tools; not running them"
+                "The LLM ran out of tokens while calling tools; running none not yet started"
             )
         if not response.text:
             return CUT_OFF_TEXT, StopReason.CUT_OFF

@@ -2,7 +2,8 @@
 
 Order: LLMCallStarted, TextDelta*, then either ToolCallsRequested and one
 ToolCallFinished per call (completion order) and the next LLMCallStarted, or the end;
-LoopFinished is always last, whatever the stop reason.
+LoopFinished is always last, whatever the stop reason. Tools may start before
+ToolCallsRequested (as soon as their call has streamed in); their events never do.
 """
 
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ class TextDelta:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallsRequested:
-    """The LLM's complete tool calls for this iteration, before any runs."""
+    """The LLM's tool calls for this iteration, before any result is reported."""
 
     iteration: int
     calls: list[ToolCall]

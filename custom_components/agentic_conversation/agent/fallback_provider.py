@@ -22,7 +22,7 @@ from .errors import (
     LLMTimeoutError,
 )
 from .messages import Message
-from .provider import DeltaCallback, LLMProvider, LLMResponse
+from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCallCallback
 from .resilient_provider import MIN_ATTEMPT_TIME, Clock, StreamWatch
 from .route import Route, RouteState
 from .tool_calls import ToolSpec
@@ -78,6 +78,7 @@ class FallbackProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
     ) -> LLMResponse:
         """Ask the primary, else the fallback; see `LLMProvider.complete`."""
@@ -92,13 +93,14 @@ class FallbackProvider:
             )
             failure = None  # already recorded as the last error
         else:
-            watch = StreamWatch(on_delta)
+            watch = StreamWatch(on_delta, on_tool_call)
             try:
                 response = await self._primary.complete(
                     messages,
                     tools,
                     tool_choice=tool_choice,
                     on_delta=watch.callback,
+                    on_tool_call=watch.tool_callback,
                     timeout=timeout,
                 )
             except LLMError as err:
@@ -123,7 +125,7 @@ class FallbackProvider:
             messages,
             tools,
             tool_choice,
-            on_delta,
+            (on_delta, on_tool_call),
             None if timeout is None else timeout - (clock() - started),
             error,
             reason,
@@ -135,7 +137,7 @@ class FallbackProvider:
         messages: Sequence[Message],
         tools: Sequence[ToolSpec],
         tool_choice: str | None,
-        on_delta: DeltaCallback | None,
+        callbacks: tuple[DeltaCallback | None, ToolCallCallback | None],
         left: float | None,
         error: LLMError,
         reason: str,
@@ -152,7 +154,8 @@ class FallbackProvider:
                 messages,
                 tools,
                 tool_choice=tool_choice,
-                on_delta=on_delta,
+                on_delta=callbacks[0],
+                on_tool_call=callbacks[1],
                 timeout=left,
             )
         except LLMError as err:

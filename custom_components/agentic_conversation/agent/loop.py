@@ -16,37 +16,23 @@ import asyncio
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 import inspect
 import logging
-import time
 
 from .composition import FINAL_ANSWER_INSTRUCTION, compose, summarize
 from .context_budget import ContextTooSmallError
 from .errors import LLMError, LLMTimeoutError
-from .events import (
-    LLMCallStarted,
-    LoopEvent,
-    LoopFinished,
-    TextDelta,
-    ToolCallsRequested,
-)
+from .events import LLMCallStarted, LoopEvent, LoopFinished, TextDelta
 from .limits import LoopLimits
-from .messages import Message, canonical_arguments, user_message
-from .provider import LLMProvider, LLMResponse
+from .messages import Message, user_message
+from .provider import LLMProvider, LLMResponse, ToolCallCallback
 from .result import LoopResult, StopReason
-from .tool_calls import (
-    ToolCallRecord,
-    ToolDispatcher,
-    ToolSpec,
-    cancelled_record,
-    execute_tool_call,
-    repeated_record,
-)
+from .tool_calls import ToolDispatcher, ToolSpec
+from .tool_round import CANCELLED_ERROR, ToolRound
 from .turn import REPEAT_LIMIT, Turn
 
 _LOGGER = logging.getLogger(__name__)
 
 type EventCallback = Callable[[LoopEvent], Awaitable[None] | None]
 
-CANCELLED_ERROR = "cancelled"
 DEADLINE_ERROR = "The request ran out of time before this tool finished."
 
 # Finish reasons that need no warning; any other is logged and treated like "stop".
@@ -176,7 +162,8 @@ class AgenticLoop:
         """
         queue: asyncio.Queue[LoopEvent | None] = asyncio.Queue()
         task = asyncio.create_task(
-            self.run(user_text, history, tools, on_event=queue.put_nowait)
+            self.run(user_text, history, tools, on_event=queue.put_nowait),
+            eager_start=True,
         )
         task.add_done_callback(lambda _: queue.put_nowait(None))
         try:
@@ -211,13 +198,20 @@ class AgenticLoop:
                 )
                 await self._final_answer(turn, deadline, emit, on_delta)
                 return
-            # LLM_INFERENCE
+            # LLM_INFERENCE; TOOL_EXECUTION starts as each call is complete
+            tools = ToolRound(turn, self._dispatcher, limits)
             try:
-                response = await self._call_llm(turn, deadline, emit, on_delta)
+                response = await self._call_llm(
+                    turn, deadline, emit, on_delta, on_tool_call=tools.start
+                )
             except LLMError as err:
                 _LOGGER.warning("LLM call failed: %r", err)
+                await tools.finish_started(emit)  # they run: what they did is told
                 turn.fail(StopReason.LLM_ERROR, err)
                 return
+            except BaseException:
+                await tools.abandon()  # cancelled or out of time
+                raise
             _LOGGER.info(
                 "iteration %d/%d, %d tool calls",
                 turn.iterations,
@@ -229,12 +223,12 @@ class AgenticLoop:
                 "length",
                 "content_filter",
             ):
-                # RESPONSE_COMPOSITION
+                # RESPONSE_COMPOSITION (calls complete while it streamed have run)
+                await tools.finish_started(emit)
                 turn.finish(*compose(response, StopReason.FINAL))
                 return
             # TOOL_EXECUTION and RESULT_AGGREGATION
-            await emit(ToolCallsRequested(turn.iterations, list(response.tool_calls)))
-            await self._run_tools(turn, response, emit)
+            await tools.finish(response.text, response.tool_calls, emit)
             if any(record.held for record in turn.records):
                 # The user decides, not the model: ask before anything else happens.
                 turn.fail(StopReason.CONFIRMATION, None)
@@ -257,6 +251,7 @@ class AgenticLoop:
         *,
         tool_choice: str | None = None,
         extra: Sequence[Message] = (),
+        on_tool_call: ToolCallCallback | None = None,
     ) -> LLMResponse:
         """One LLM call, given the time left in the turn."""
         loop = asyncio.get_running_loop()
@@ -269,6 +264,7 @@ class AgenticLoop:
                 turn.tools,
                 tool_choice=tool_choice,
                 on_delta=on_delta,
+                on_tool_call=on_tool_call,
                 timeout=max(deadline - loop.time(), 0.0),
             )
         except LLMTimeoutError as err:
@@ -282,71 +278,6 @@ class AgenticLoop:
                 response.finish_reason,
             )
         return response
-
-    async def _run_tools(
-        self,
-        turn: Turn,
-        response: LLMResponse,
-        emit: Callable[[LoopEvent], Awaitable[None]],
-    ) -> None:
-        """Run the calls of one response concurrently; results go in request order.
-
-        An identical call made earlier in the turn (or earlier in this response) is
-        answered with that call's result instead of running again.
-        """
-        calls = response.tool_calls
-        turn.open_tool_phase(response.text, calls)
-        pending: dict[asyncio.Task[ToolCallRecord], int] = {}
-        to_run, answered_now, duplicates = turn.plan_round(calls)
-        for index in to_run:
-            call = calls[index]
-            _LOGGER.debug("Tool call %s %s(%s)", call.id, call.name, call.arguments)
-            task = asyncio.create_task(
-                execute_tool_call(
-                    call,
-                    self._dispatcher,
-                    turn.offered,
-                    tool_timeout=self._limits.tool_timeout,
-                    max_result_chars=self._limits.max_tool_result_chars,
-                ),
-                name=f"agentic tool {call.name}",
-            )
-            pending[task] = index
-        try:
-            for index in answered_now:
-                await emit(turn.report(index))
-            while pending:
-                done, _ = await asyncio.wait(
-                    pending, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in sorted(done, key=pending.__getitem__):
-                    index = pending.pop(task)
-                    call = calls[index]
-                    key = (call.name, canonical_arguments(call.arguments))
-                    if task.cancelled():  # the tool cancelled itself
-                        record = cancelled_record(
-                            call, CANCELLED_ERROR, time.monotonic()
-                        )
-                    else:
-                        record = task.result()
-                    turn.slots[index] = record
-                    turn.answered[key] = record
-                    twins = duplicates.pop(index, [])
-                    for twin in twins:
-                        turn.slots[twin] = repeated_record(
-                            calls[twin], record, turn.repeat_note(key)
-                        )
-                    await emit(turn.report(index))
-                    for twin in twins:
-                        await emit(turn.report(twin))
-        finally:
-            # Cancelled or out of time: stop the tools still running. Their results
-            # are filled in by whoever handles the interruption.
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending)
-        turn.close_tool_phase(CANCELLED_ERROR)  # every call has its result by now
 
     async def _final_answer(
         self,

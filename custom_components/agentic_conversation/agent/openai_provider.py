@@ -18,7 +18,7 @@ from .errors import LLMConnectionError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
-from .provider import DeltaCallback, LLMResponse
+from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
@@ -157,6 +157,7 @@ class OpenAICompatibleProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
     ) -> LLMResponse:
         """Run one chat completion; see `LLMProvider.complete`.
@@ -169,13 +170,18 @@ class OpenAICompatibleProvider:
         request_timeout = (
             self._timeout if timeout is None else min(timeout, self._timeout)
         )
+        # The SDK walks every message and tool definition against its TypedDicts
+        # (about 0.6 ms a request, on a par with everything else it does); ours are
+        # plain JSON already, so they go in as the body itself, sent unchanged.
+        body: dict[str, Any] = {"messages": wire_messages(messages)}
         request: dict[str, Any] = {
             "model": self._model,
-            "messages": wire_messages(messages),
+            "messages": [],
+            "extra_body": body,
             "timeout": request_timeout,
         }
         if tools:
-            request["tools"] = [tool.to_openai() for tool in tools]
+            body["tools"] = [tool.to_openai() for tool in tools]
             # llama-cpp-python ignores tools unless tool_choice is given.
             request["tool_choice"] = tool_choice or "auto"
         if self._temperature is not None:
@@ -197,7 +203,9 @@ class OpenAICompatibleProvider:
         try:
             async with timer:
                 if on_delta is not None and streamed:
-                    return await self._complete_streamed(request, on_delta, timer)
+                    return await self._complete_streamed(
+                        request, on_delta, on_tool_call, timer
+                    )
                 try:
                     completion = await self._client.chat.completions.create(**request)
                     response = parse_completion(completion)
@@ -214,14 +222,18 @@ class OpenAICompatibleProvider:
         return response
 
     async def _complete_streamed(
-        self, request: dict[str, Any], on_delta: DeltaCallback, timer: asyncio.Timeout
+        self,
+        request: dict[str, Any],
+        on_delta: DeltaCallback,
+        on_tool_call: ToolCallCallback | None,
+        timer: asyncio.Timeout,
     ) -> LLMResponse:
         assert self._client is not None
         try:
             stream = await self._client.chat.completions.create(**request, stream=True)
         except SDK_ERRORS as err:
             raise classify(err) from err
-        assembler = StreamAssembler()
+        assembler = StreamAssembler(on_tool_call)
         started = False
         try:
             while True:

@@ -4,13 +4,18 @@ Read defensively with getattr: the SDK does not validate responses, and
 OpenAI-compatible servers differ (arguments as objects, missing ids or indexes).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+import json
+import logging
 from typing import Any
 import uuid
 
 from .errors import LLMBadResponseError
 from .messages import parse_arguments
 from .provider import LLMResponse, ToolCall
+
+_LOGGER = logging.getLogger(__name__)
 
 
 def _new_call_id() -> str:
@@ -69,20 +74,48 @@ class _PartialCall:
     arguments: list[str] = field(default_factory=list)
     arguments_object: Any = None
 
+    def raw_arguments(self) -> Any:
+        return (
+            self.arguments_object
+            if self.arguments_object is not None
+            else "".join(self.arguments)
+        )
+
+    def complete(self) -> bool:
+        """Named, with arguments that more fragments could only spoil."""
+        if not self.name:
+            return False
+        if self.arguments_object is not None:
+            return True
+        text = "".join(self.arguments)
+        if not text.strip():
+            return False  # arguments may still come (interleaved calls)
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+        return True
+
 
 class StreamAssembler:
     """Puts a streamed completion together, chunk by chunk.
 
     Tool calls arrive in fragments keyed by `index`: the first usually carries id and
     name, the arguments string is split over many chunks, and several calls can be
-    interleaved.
+    interleaved. With `on_call`, a call is handed over as soon as it is complete: the
+    stream has moved on (another call's fragment, text, the finish chunk) and its
+    arguments are whole JSON. The response then holds that same `ToolCall`.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_call: Callable[[ToolCall], None] | None = None) -> None:
         """Start empty."""
         self._text: list[str] = []
         self._calls: dict[int, _PartialCall] = {}
         self._finish_reason: str | None = None
+        self._on_call = on_call
+        self._done: dict[int, ToolCall] = {}
+        self._ids: set[str] = set()
+        self._current: int | None = None
 
     def add(self, chunk: Any) -> str:
         """Take one chunk; return its text delta ("" if none)."""
@@ -93,16 +126,41 @@ class StreamAssembler:
         if (finish_reason := getattr(choice, "finish_reason", None)) is not None:
             self._finish_reason = str(finish_reason)
         delta = getattr(choice, "delta", None)
-        if delta is None:
-            return ""
-        for fragment in getattr(delta, "tool_calls", None) or []:
-            self._add_tool_call(fragment)
-        text = _content_text(getattr(delta, "content", None))
-        if text:
-            self._text.append(text)
+        current: int | None = None
+        text = ""
+        if delta is not None:
+            for fragment in getattr(delta, "tool_calls", None) or []:
+                current = self._add_tool_call(fragment)
+            text = _content_text(getattr(delta, "content", None))
+            if text:
+                self._text.append(text)
+        if self._on_call is not None and current != self._current:
+            self._hand_over(current)
+        self._current = current
         return text
 
-    def _add_tool_call(self, fragment: Any) -> None:
+    def _hand_over(self, current: int | None) -> None:
+        """Hand over the complete calls the stream has moved on from."""
+        assert self._on_call is not None
+        for index, partial in self._calls.items():
+            if index != current and index not in self._done and partial.complete():
+                self._on_call(self._finalize(index))
+
+    def _finalize(self, index: int) -> ToolCall:
+        partial = self._calls[index]
+        call_id = partial.id
+        if not call_id or call_id in self._ids:
+            call_id = _new_call_id()
+        self._ids.add(call_id)
+        call = ToolCall(
+            id=call_id,
+            name=partial.name,
+            arguments=parse_arguments(partial.raw_arguments()),
+        )
+        self._done[index] = call
+        return call
+
+    def _add_tool_call(self, fragment: Any) -> int:
         index = getattr(fragment, "index", None)
         call_id = getattr(fragment, "id", None)
         if not isinstance(index, int):
@@ -118,16 +176,25 @@ class StreamAssembler:
             call.id = call_id
         function = getattr(fragment, "function", None)
         if function is None:
-            return
+            return index
+        arguments = getattr(function, "arguments", None)
+        if index in self._done:
+            # Handed over already (it may be running): what ran is what counts.
+            if arguments and (not isinstance(arguments, str) or arguments.strip()):
+                _LOGGER.warning(
+                    "More arguments for tool call %s after it was complete; ignored",
+                    self._done[index].name,
+                )
+            return index
         name = getattr(function, "name", None)
         if isinstance(name, str) and name and not call.name.endswith(name):
             # Normally sent once; some servers resend it whole, or split it.
             call.name += name
-        arguments = getattr(function, "arguments", None)
         if isinstance(arguments, str):
             call.arguments.append(arguments)
         elif arguments is not None:
             call.arguments_object = arguments  # Ollama: the object, whole
+        return index
 
     def response(self) -> LLMResponse:
         """The complete response.
@@ -138,22 +205,10 @@ class StreamAssembler:
         """
         if self._finish_reason is None:
             raise LLMBadResponseError("the stream ended before the answer was complete")
-        calls: list[ToolCall] = []
-        seen: set[str] = set()
-        for index in sorted(self._calls):
-            partial = self._calls[index]
-            call_id = partial.id
-            if not call_id or call_id in seen:
-                call_id = _new_call_id()
-            seen.add(call_id)
-            raw = (
-                partial.arguments_object
-                if partial.arguments_object is not None
-                else "".join(partial.arguments)
-            )
-            calls.append(
-                ToolCall(id=call_id, name=partial.name, arguments=parse_arguments(raw))
-            )
+        calls = [
+            self._done[index] if index in self._done else self._finalize(index)
+            for index in sorted(self._calls)
+        ]
         return LLMResponse(
             text="".join(self._text),
             tool_calls=calls,

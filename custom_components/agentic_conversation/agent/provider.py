@@ -40,6 +40,10 @@ class LLMResponse:
     finish_reason: str | None
 
 
+# Takes a complete tool call while the answer still streams; must not block.
+type ToolCallCallback = Callable[[ToolCall], None]
+
+
 class LLMProvider(Protocol):
     """An LLM speaking the chat-completions protocol.
 
@@ -53,6 +57,7 @@ class LLMProvider(Protocol):
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
     ) -> LLMResponse:
         """Run one chat completion.
@@ -62,6 +67,8 @@ class LLMProvider(Protocol):
             tools: The tools offered; none means neither tools nor tool_choice is sent.
             tool_choice: "auto" when None and tools are offered; "none" forbids calls.
             on_delta: If given, called with each piece of text as it streams in.
+            on_tool_call: If given, may be called once per tool call as soon as it is
+                complete, before the response is; the response holds the same call.
             timeout: Upper bound in seconds for this call, on top of the provider's own.
         """
         ...

@@ -12,7 +12,13 @@ import random
 
 from .errors import LLMConnectionError, LLMError, LLMRateLimitError, LLMServerError
 from .messages import Message
-from .provider import DeltaCallback, LLMProvider, LLMResponse
+from .provider import (
+    DeltaCallback,
+    LLMProvider,
+    LLMResponse,
+    ToolCall,
+    ToolCallCallback,
+)
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
@@ -34,17 +40,36 @@ type Clock = Callable[[], float]
 
 
 class StreamWatch:
-    """Wraps an `on_delta` callback to tell whether any text went out."""
+    """Wraps the streaming callbacks to tell whether any text or tool call went out.
 
-    def __init__(self, on_delta: DeltaCallback | None) -> None:
-        """Watch the given callback (None: nothing is streamed)."""
+    Either means the caller already acted on this answer (spoke it, started a tool):
+    asking again, or another model, would say or do it twice.
+    """
+
+    def __init__(
+        self,
+        on_delta: DeltaCallback | None,
+        on_tool_call: ToolCallCallback | None = None,
+    ) -> None:
+        """Watch the given callbacks (None: nothing is streamed)."""
         self._on_delta = on_delta
+        self._on_tool_call = on_tool_call
         self.streamed = False
 
     @property
     def callback(self) -> DeltaCallback | None:
-        """The callback to give the provider."""
+        """The text callback to give the provider."""
         return None if self._on_delta is None else self._forward
+
+    @property
+    def tool_callback(self) -> ToolCallCallback | None:
+        """The tool-call callback to give the provider."""
+        return None if self._on_tool_call is None else self._forward_call
+
+    def _forward_call(self, call: ToolCall) -> None:
+        assert self._on_tool_call is not None
+        self.streamed = True
+        self._on_tool_call(call)
 
     async def _forward(self, text: str) -> None:
         assert self._on_delta is not None
@@ -86,18 +111,20 @@ class RetryingProvider:
         *,
         tool_choice: str | None = None,
         on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
     ) -> LLMResponse:
         """Run the call; once more after a retryable failure; see `LLMProvider`."""
         clock = self._clock or asyncio.get_running_loop().time
         started = clock()
-        watch = StreamWatch(on_delta)
+        watch = StreamWatch(on_delta, on_tool_call)
         try:
             return await self._provider.complete(
                 messages,
                 tools,
                 tool_choice=tool_choice,
                 on_delta=watch.callback,
+                on_tool_call=watch.tool_callback,
                 timeout=timeout,
             )
         except RETRYABLE as err:
@@ -114,6 +141,7 @@ class RetryingProvider:
             tools,
             tool_choice=tool_choice,
             on_delta=on_delta,
+            on_tool_call=on_tool_call,
             timeout=None if left is None else left - delay,
         )
 

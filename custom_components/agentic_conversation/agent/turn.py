@@ -6,19 +6,18 @@ import time
 
 from .context_budget import ContextFitter, budget_chars
 from .errors import LLMError
-from .events import ToolCallFinished
+from .events import ToolCallFinished, ToolCallsRequested
 from .limits import LoopLimits
 from .messages import (
     Message,
     assistant_message,
-    canonical_arguments,
     tool_message,
     user_message,
     with_system_prompt,
 )
 from .provider import ToolCall
 from .result import LoopResult, StopReason
-from .tool_calls import ToolCallRecord, ToolSpec, cancelled_record, repeated_record
+from .tool_calls import ToolCallRecord, ToolSpec, cancelled_record
 
 # The third identical call in a turn ends the tool phase.
 REPEAT_LIMIT = 3
@@ -72,6 +71,7 @@ class Turn:
         self.open_calls: list[ToolCall] = []
         self.slots: list[ToolCallRecord | None] = []
         self.reported: list[bool] = []
+        self.announced = False
 
     def outgoing(self, extra: Sequence[Message] = ()) -> list[Message]:
         """The messages to send to the LLM now, fitted to the context window.
@@ -91,36 +91,12 @@ class Turn:
         self.open_calls = calls
         self.slots = [None] * len(calls)
         self.reported = [False] * len(calls)
+        self.announced = False
 
-    def plan_round(
-        self, calls: Sequence[ToolCall]
-    ) -> tuple[list[int], list[int], dict[int, list[int]]]:
-        """Which calls of the open round run, which are answered already, which wait.
-
-        Returns the indexes to run, those answered now from an identical earlier call
-        of the turn (their slots filled), and for each index to run, the later
-        identical calls of this round that share its result.
-        """
-        to_run: list[int] = []
-        answered_now: list[int] = []
-        first: dict[tuple[str, str], int] = {}
-        duplicates: dict[int, list[int]] = {}
-        for index, call in enumerate(calls):
-            key = (call.name, canonical_arguments(call.arguments))
-            self.requests[key] += 1
-            if self.requests[key] >= REPEAT_LIMIT:
-                self.repeat_limit_hit = True
-            if key in self.answered:
-                self.slots[index] = repeated_record(
-                    call, self.answered[key], self.repeat_note(key)
-                )
-                answered_now.append(index)
-            elif key in first:
-                duplicates.setdefault(first[key], []).append(index)
-            else:
-                first[key] = index
-                to_run.append(index)
-        return to_run, answered_now, duplicates
+    def announce(self) -> ToolCallsRequested:
+        """The event for the open calls, noted as sent."""
+        self.announced = True
+        return ToolCallsRequested(self.iterations, list(self.open_calls))
 
     def repeat_note(self, key: tuple[str, str]) -> str:
         """The note on a result given again instead of running the call again."""
@@ -135,14 +111,18 @@ class Turn:
         self.reported[index] = True
         return ToolCallFinished(record)
 
-    def close_tool_phase(self, error: str) -> list[ToolCallFinished]:
+    def close_tool_phase(
+        self, error: str
+    ) -> list[ToolCallsRequested | ToolCallFinished]:
         """Append one tool message per open call, in request order.
 
-        Calls without a result get an error record saying `error`. Returns the
-        ToolCallFinished events not sent yet, so that each call gets exactly one.
+        Calls without a result get an error record saying `error`. Returns the events
+        not sent yet (the request, if it was not), so that each call gets exactly one.
         """
         now = time.monotonic()
-        unreported: list[ToolCallFinished] = []
+        unreported: list[ToolCallsRequested | ToolCallFinished] = []
+        if self.open_calls and not self.announced:
+            unreported.append(self.announce())
         for index, call in enumerate(self.open_calls):
             if self.slots[index] is None:
                 self.slots[index] = cancelled_record(call, error, now)
