@@ -1,18 +1,20 @@
 """Retrying a failed LLM call once: when it helps, when it must not, and how long."""
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from custom_components.agentic_conversation.agent import (
     LLMBadRequestError,
     LLMConnectionError,
-    LLMError,
     LLMRateLimitError,
+    LLMResponse,
     LLMServerError,
     LLMStreamBrokenError,
     OpenAICompatibleProvider,
     RetryingProvider,
+    ToolCall,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
@@ -166,71 +168,32 @@ async def test_refused_connection_retried_once(
     assert len(fake_time.slept) == 1
 
 
-async def test_no_retry_once_a_tool_call_was_handed_out(
-    fake_llm: FakeLLM, retrying: RetryingProvider, fake_time: FakeTime
-) -> None:
-    """A tool call went out (it may run already), then the stream broke: no retry.
+async def test_no_retry_once_a_tool_call_was_handed_out(fake_time: FakeTime) -> None:
+    """A tool call went out (it may run already), then the server failed: no retry.
 
     Asking again could do it twice, so the error is reported instead.
     """
-    fake_llm.script(
-        [
-            Reply.sse(
-                [
-                    {
-                        "choices": [
-                            {
-                                "index": 0,
-                                "delta": {
-                                    "tool_calls": [
-                                        {
-                                            "index": 0,
-                                            "id": "c1",
-                                            "type": "function",
-                                            "function": {
-                                                "name": "turn_on",
-                                                "arguments": '{"name": "porch"}',
-                                            },
-                                        }
-                                    ]
-                                },
-                            }
-                        ]
-                    },
-                    {
-                        "choices": [
-                            {
-                                "index": 0,
-                                "delta": {
-                                    "tool_calls": [
-                                        {
-                                            "index": 1,
-                                            "id": "c2",
-                                            "type": "function",
-                                            "function": {"name": "turn_on"},
-                                        }
-                                    ]
-                                },
-                            }
-                        ]
-                    },
-                    "this is not JSON",
-                ],
-                done=False,
-            ),
-            Reply.text("A second answer that must never be asked for."),
-        ]
+    asked: list[int] = []
+
+    class HandsOutThenFails:
+        async def complete(
+            self, messages: Any, tools: Any, **kwargs: Any
+        ) -> LLMResponse:
+            asked.append(1)
+            if kwargs["on_tool_call"] is not None:
+                kwargs["on_tool_call"](ToolCall("c1", "turn_on", {"name": "porch"}))
+            raise LLMServerError("HTTP 502", status_code=502)
+
+    retrying = RetryingProvider(
+        HandsOutThenFails(), sleep=fake_time.sleep, clock=fake_time.clock
     )
     handed_out: list[str] = []
 
-    with pytest.raises(LLMError):
+    with pytest.raises(LLMServerError):
         await retrying.complete(
-            HI,
-            [],
-            on_delta=Deltas(),
-            on_tool_call=lambda call: handed_out.append(call.id),
+            HI, [], on_delta=Deltas(), on_tool_call=lambda c: handed_out.append(c.id)
         )
 
     assert handed_out == ["c1"]
-    assert len(fake_llm.requests) == 1
+    assert asked == [1]
     assert fake_time.slept == []
