@@ -78,6 +78,8 @@ STRUCTURE = {
     "description",
     "data",
     "data_description",
+    # the sections of a form
+    "sections",
     "error",
     "abort",
     "selector",

@@ -56,6 +56,10 @@ DEFAULT_LOCAL_FALLBACK: Final = True
 # Of the turn timeout, kept for Home Assistant's own agent when no model answered.
 LOCAL_ROUTE_SECONDS: Final = 2.0
 
+# The agent form's switch: on, the memory and limits sections are hidden and their
+# options are saved at the defaults (RECOMMENDED_OPTIONS in config_flow.py).
+CONF_RECOMMENDED: Final = "recommended"
+
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,
     CONF_TOOL_TIMEOUT,
