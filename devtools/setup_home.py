@@ -80,16 +80,37 @@ async def async_set_agent_options(
         "/api/config/config_entries/subentries/flow",
         {"handler": [entry_id, "conversation"], "subentry_id": agent["subentry_id"]},
     )
-    current = {
-        field["name"]: field["description"]["suggested_value"]
-        for field in form["data_schema"]
-        if "suggested_value" in (field.get("description") or {})
-    }
+    # The form is in sections ("expandable" fields); each change goes where its
+    # field is. Only shown fields can change (the recommended switch hides some).
+    current: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    for field in form["data_schema"]:
+        if field.get("type") == "expandable":
+            current[field["name"]] = _suggested(field["schema"])
+            where.update(
+                dict.fromkeys((f["name"] for f in field["schema"]), field["name"])
+            )
+        else:
+            current.update(_suggested([field]))
+    for key, value in changes.items():
+        if key in where:
+            current[where[key]][key] = value
+        else:
+            current[key] = value
     await client.rest(
         "POST",
         f"/api/config/config_entries/subentries/flow/{form['flow_id']}",
-        {**current, **changes},
+        current,
     )
+
+
+def _suggested(fields: list[dict[str, Any]]) -> dict[str, Any]:
+    """The suggested values of a form's fields, by name."""
+    return {
+        field["name"]: field["description"]["suggested_value"]
+        for field in fields
+        if "suggested_value" in (field.get("description") or {})
+    }
 
 
 async def async_remove_cloud_integrations(client: HomeAssistantClient) -> None:

@@ -1,6 +1,8 @@
 """The config flow, against a real OpenAI-compatible server on loopback."""
 
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
 from openai.resources.models import AsyncModels
@@ -33,6 +35,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_TOKENS,
     CONF_MEMORY_SHARED,
     CONF_MODEL,
+    CONF_RECOMMENDED,
     CONF_STREAM,
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
@@ -43,6 +46,18 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     INTEGER_OPTIONS,
     LLM_API_ID,
+)
+from tests.agent_form import (
+    CONTROL,
+    FALLBACK,
+    LIMITS,
+    MEMORY,
+    MODEL_SECTION,
+    SECTION_OF,
+    nest,
+    sections,
+    shown,
+    submit,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
 
@@ -407,6 +422,15 @@ AGENT_INPUT: dict[str, Any] = {
 }
 
 
+async def _new_agent_form(hass: HomeAssistant, entry: MockConfigEntry) -> Any:
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "new_agent"
+    return result
+
+
 async def test_add_and_reconfigure_an_agent(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
@@ -414,27 +438,21 @@ async def test_add_and_reconfigure_an_agent(
     hass = ha_core
     entry = _entry(hass, fake_llm)
     assert await hass.config_entries.async_setup(entry.entry_id)
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    result = await _new_agent_form(hass, entry)
+
+    result = await submit(
+        hass, result, {CONF_NAME: "Kitchen", **AGENT_INPUT, CONF_TURN_TIMEOUT: 5}
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "set_options"
+    assert result["errors"] == {LIMITS: "turn_timeout_too_short"}
 
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {CONF_NAME: "Kitchen", **AGENT_INPUT, CONF_TURN_TIMEOUT: 5}
+    result = await submit(
+        hass, result, {CONF_NAME: "Kitchen", **AGENT_INPUT, CONF_MAX_TOKENS: 4096}
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_TURN_TIMEOUT: "turn_timeout_too_short"}
+    assert result["errors"] == {LIMITS: "context_window_too_small"}
 
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {CONF_NAME: "Kitchen", **AGENT_INPUT, CONF_MAX_TOKENS: 4096}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_CONTEXT_WINDOW: "context_window_too_small"}
-
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {CONF_NAME: "Kitchen", **AGENT_INPUT}
-    )
+    result = await submit(hass, result, {CONF_NAME: "Kitchen", **AGENT_INPUT})
     assert result["type"] is FlowResultType.CREATE_ENTRY
     kitchen = next(s for s in entry.subentries.values() if s.title == "Kitchen")
     expected = {
@@ -442,6 +460,7 @@ async def test_add_and_reconfigure_an_agent(
         for k, v in AGENT_INPUT.items()
         if k not in (CONF_LLM_HASS_API, CONF_WEATHER_ENTITY)
     }
+    # Saved flat, as the runtime reads it.
     assert dict(kitchen.data) == {
         **expected,
         CONF_CONFIRM_ENTITIES: [],
@@ -453,13 +472,15 @@ async def test_add_and_reconfigure_an_agent(
         CONF_MEMORY_SHARED: False,
         CONF_FIRST_TOKEN_TIMEOUT: 5,
         CONF_WAIT_PHRASE_AFTER: 0,
+        CONF_RECOMMENDED: False,
     }
 
     await hass.async_block_till_done()
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen.subentry_id)
     assert result["step_id"] == "set_options"
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
+    result = await submit(
+        hass,
+        result,
         {
             **AGENT_INPUT,
             CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
@@ -481,23 +502,20 @@ async def test_compact_home_control_goes_alone(
     hass = ha_core
     entry = _entry(hass, fake_llm)
     assert await hass.config_entries.async_setup(entry.entry_id)
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
-    )
-    schema = result["data_schema"]
-    assert schema is not None
-    shown = {str(key): key.description for key in schema.schema}
-    assert shown[CONF_LLM_HASS_API] == {"suggested_value": [COMPACT_API_ID]}
+    result = await _new_agent_form(hass, entry)
+    assert shown(result)[CONF_LLM_HASS_API] == [COMPACT_API_ID]
 
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
+    result = await submit(
+        hass,
+        result,
         {CONF_NAME: "Hall", **AGENT_INPUT, CONF_LLM_HASS_API: [COMPACT_API_ID, beside]},
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_LLM_HASS_API: "compact_with_its_parts"}
+    assert result["errors"] == {CONTROL: "compact_with_its_parts"}
 
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
+    result = await submit(
+        hass,
+        result,
         {CONF_NAME: "Hall", **AGENT_INPUT, CONF_LLM_HASS_API: [COMPACT_API_ID]},
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
@@ -522,12 +540,12 @@ async def test_whole_numbers_from_the_ui_are_saved_and_sent_as_ints(
         CONF_HISTORY_TOKENS: 2000.0,
         CONF_CONTEXT_WINDOW: 4096.0,
         CONF_FIRST_TOKEN_TIMEOUT: 5.0,
+        CONF_CONVERSATION_EXPIRY: 10.0,
+        CONF_MAX_CONVERSATIONS: 50.0,
     }
 
     result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], from_the_ui
-    )
+    result = await submit(hass, result, from_the_ui)
     await hass.async_block_till_done()
 
     assert result["reason"] == "reconfigure_successful"
@@ -553,11 +571,10 @@ async def test_ask_before_list_and_pin_are_saved_changed_and_cleared(
     hass = ha_core
     entry = _entry(hass, fake_llm)
     assert await hass.config_entries.async_setup(entry.entry_id)
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
-    )
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
+    result = await _new_agent_form(hass, entry)
+    result = await submit(
+        hass,
+        result,
         {
             CONF_NAME: "Hall",
             **AGENT_INPUT,
@@ -573,13 +590,8 @@ async def test_ask_before_list_and_pin_are_saved_changed_and_cleared(
 
     # Reconfigure shows the PIN (masked): saving the form unchanged keeps it.
     result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
-    schema = result["data_schema"]
-    assert schema is not None
-    shown = {str(key): key.description for key in schema.schema}
-    assert shown[CONF_CONFIRM_PIN] == {"suggested_value": "0042"}
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: "0042"}
-    )
+    assert shown(result)[CONF_CONFIRM_PIN] == "0042"
+    result = await submit(hass, result, {**AGENT_INPUT, CONF_CONFIRM_PIN: "0042"})
     assert result["reason"] == "reconfigure_successful"
     hall = entry.subentries[hall.subentry_id]
     assert hall.data[CONF_CONFIRM_PIN] == "0042"
@@ -588,9 +600,7 @@ async def test_ask_before_list_and_pin_are_saved_changed_and_cleared(
 
     # Emptied: no PIN any more.
     result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {**AGENT_INPUT, CONF_CONFIRM_PIN: ""}
-    )
+    result = await submit(hass, result, {**AGENT_INPUT, CONF_CONFIRM_PIN: ""})
     assert result["reason"] == "reconfigure_successful"
     assert CONF_CONFIRM_PIN not in entry.subentries[hall.subentry_id].data
 
@@ -603,19 +613,16 @@ async def test_a_pin_must_be_4_to_10_digits(
     hass = ha_core
     entry = _entry(hass, fake_llm)
     assert await hass.config_entries.async_setup(entry.entry_id)
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await _new_agent_form(hass, entry)
 
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: pin}
+    result = await submit(
+        hass, result, {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: pin}
     )
 
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {CONF_CONFIRM_PIN: "invalid_pin"}
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
-        {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: "1234567890"},
+    assert result["errors"] == {CONTROL: "invalid_pin"}
+    result = await submit(
+        hass, result, {CONF_NAME: "Hall", **AGENT_INPUT, CONF_CONFIRM_PIN: "1234567890"}
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
     hall = next(s for s in entry.subentries.values() if s.title == "Hall")
@@ -633,3 +640,247 @@ async def test_agent_flow_needs_a_loaded_connection(
     )
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "entry_not_loaded"
+
+
+# --- the form's sections and the recommended switch ------------------------------
+
+
+async def test_each_section_holds_its_fields(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Model, control and fallback always; memory and limits once the switch is off."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await _new_agent_form(hass, entry)
+
+    # A new agent starts on the recommended settings: no tuning sections.
+    assert shown(result)[CONF_RECOMMENDED] is True
+    found = sections(result)
+    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK]
+    assert {name: s.options["collapsed"] for name, s in found.items()} == {
+        MODEL_SECTION: False,
+        CONTROL: False,
+        FALLBACK: True,
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        nest({CONF_NAME: "Hall", CONF_MODEL: MODEL}, recommended=False, tuning=False),
+    )
+
+    found = sections(result)
+    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, MEMORY, LIMITS]
+    # Just switched off: the tuning sections open.
+    assert not found[MEMORY].options["collapsed"]
+    assert not found[LIMITS].options["collapsed"]
+    fields = {
+        str(key): name
+        for name, form_section in found.items()
+        for key in form_section.schema.schema
+    }
+    assert fields == SECTION_OF
+
+
+async def test_switching_recommended_off_keeps_what_was_typed(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The form comes back with the typed values, and the tuning at the defaults."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await _new_agent_form(hass, entry)
+    typed = {
+        CONF_NAME: "Hall",
+        CONF_MODEL: "typed-by-hand",
+        CONF_PROMPT: "Be brief.",
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_CONFIRM_PIN: "4711",
+        CONF_LOCAL_FALLBACK: False,
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], nest(typed, recommended=False, tuning=False)
+    )
+
+    values = shown(result)
+    assert {k: values[k] for k in typed} == typed
+    assert values[CONF_RECOMMENDED] is False
+    assert values[CONF_TEMPERATURE] == 0.7
+    assert values[CONF_TURN_TIMEOUT] == 60
+    assert values[CONF_MEMORY_SHARED] is False
+
+
+async def test_recommended_on_saves_the_defaults_and_keeps_the_rest(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent tuned by hand, switched back: defaults for the tuning, the rest kept."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    result = await _new_agent_form(hass, entry)
+    tuned = {
+        CONF_NAME: "Hall",
+        **AGENT_INPUT,
+        CONF_MEMORY_SHARED: True,
+        CONF_CONFIRM_PIN: "4711",
+    }
+    result = await submit(hass, result, tuned)
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    hall = next(s for s in entry.subentries.values() if s.title == "Hall")
+    assert hall.data[CONF_TEMPERATURE] == 0.2
+    assert hall.data[CONF_RECOMMENDED] is False
+    await hass.async_block_till_done()
+
+    # Reopened: switch off, tuning shown with the agent's values, collapsed.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    values = shown(result)
+    assert values[CONF_RECOMMENDED] is False
+    assert values[CONF_TEMPERATURE] == 0.2
+    assert values[CONF_MEMORY_SHARED] is True
+    assert sections(result)[LIMITS].options["collapsed"]
+
+    del tuned[CONF_NAME]
+    result = await submit(hass, result, {**tuned, CONF_STREAM: True}, recommended=True)
+
+    assert result["reason"] == "reconfigure_successful"
+    data = entry.subentries[hall.subentry_id].data
+    assert data[CONF_RECOMMENDED] is True
+    assert data[CONF_TEMPERATURE] == 0.7
+    assert data[CONF_MAX_TOKENS] == 1024
+    assert data[CONF_TURN_TIMEOUT] == 60
+    assert data[CONF_MEMORY_SHARED] is False
+    # Not tuning: kept.
+    assert data[CONF_MODEL] == "typed-by-hand"
+    assert data[CONF_PROMPT] == "Be brief."
+    assert data[CONF_CONFIRM_PIN] == "4711"
+    assert data[CONF_ALLOWED_SERVICES] == ["light", "cover.open_cover"]
+    await hass.async_block_till_done()
+
+    # Reopened: the switch is on and the tuning sections are hidden.
+    result = await entry.start_subentry_reconfigure_flow(hass, hall.subentry_id)
+    assert shown(result)[CONF_RECOMMENDED] is True
+    assert LIMITS not in sections(result)
+
+
+OLD_FLAT_AGENT: dict[str, Any] = {
+    CONF_MODEL: MODEL,
+    CONF_PROMPT: "Old instructions.",
+    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
+    CONF_MAX_ITERATIONS: 4,
+    CONF_TOOL_TIMEOUT: 10,
+    CONF_TURN_TIMEOUT: 90,
+    CONF_TEMPERATURE: 0.3,
+    CONF_MAX_TOKENS: 512,
+    CONF_HISTORY_TOKENS: 3000,
+    CONF_CONTEXT_WINDOW: 8192,
+    CONF_STREAM: True,
+    CONF_CONVERSATION_EXPIRY: 30,
+    CONF_MAX_CONVERSATIONS: 20,
+    CONF_DEVICE_CONTINUITY: True,
+    CONF_LOCAL_FALLBACK: False,
+    CONF_ALLOWED_SERVICES: ["light"],
+    CONF_ENABLED_TOOLS: ["get_weather"],
+    CONF_CONFIRM_ENTITIES: ["switch.heater"],
+    CONF_CONFIRM_PIN: "2468",
+    CONF_MEMORY_SHARED: True,
+    CONF_FIRST_TOKEN_TIMEOUT: 8,
+}
+
+
+async def test_an_old_flat_agent_opens_with_its_values_and_saves_flat(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Saved before the sections: every value is in its section; saved unchanged."""
+    hass = ha_core
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: fake_llm.base_url},
+        subentries_data=[
+            ConfigSubentryData(
+                data=OLD_FLAT_AGENT,
+                subentry_type="conversation",
+                title="Kitchen agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(iter(entry.subentries.values()))
+
+    result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
+
+    values = shown(result)
+    # Tuned by hand: the switch is off and the tuning shown.
+    assert values.pop(CONF_RECOMMENDED) is False
+    assert values == OLD_FLAT_AGENT
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], nest(values, recommended=False)
+    )
+    assert result["reason"] == "reconfigure_successful"
+    assert dict(entry.subentries[agent.subentry_id].data) == {
+        **OLD_FLAT_AGENT,
+        CONF_RECOMMENDED: False,
+        CONF_WAIT_PHRASE_AFTER: 0,  # an option added since: saved at its default
+    }
+
+
+async def test_an_old_agent_on_the_defaults_opens_recommended(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No switch saved and nothing tuned (or not saved at all): it opens on."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)  # the agent has only a model
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(iter(entry.subentries.values()))
+
+    result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
+
+    assert shown(result)[CONF_RECOMMENDED] is True
+    assert LIMITS not in sections(result)
+
+
+async def test_the_titles_name_the_agent(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Changing an agent names it; a new agent names the connection."""
+    hass = ha_core
+    entry = _entry(hass, fake_llm)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(iter(entry.subentries.values()))
+    hass.config_entries.async_update_subentry(entry, agent, title="Kitchen agent")
+    await hass.async_block_till_done()
+    strings = _json_strings()
+
+    result = await entry.start_subentry_reconfigure_flow(hass, agent.subentry_id)
+
+    assert result["step_id"] == "set_options"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    title = strings["set_options"]["title"].format(**placeholders)
+    assert title == "Settings of Kitchen agent"
+
+    result = await _new_agent_form(hass, entry)
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders["connection"] == entry.title
+    description = strings["new_agent"]["description"].format(**placeholders)
+    assert fake_llm.base_url in description
+
+
+def _json_strings() -> dict[str, Any]:
+    path = (
+        Path(__file__).parent.parent
+        / "custom_components"
+        / DOMAIN
+        / "translations"
+        / "en.json"
+    )
+    steps: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))[
+        "config_subentries"
+    ]["conversation"]["step"]
+    return steps

@@ -33,6 +33,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MODEL,
     DOMAIN,
 )
+from tests.agent_form import selectors, submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 OTHER_MODEL = "model-b"
@@ -272,18 +273,16 @@ async def test_the_form_offers_every_connections_models(
     agent = next(iter(home.subentries.values()))
 
     result = await home.start_subentry_reconfigure_flow(hass, agent.subentry_id)
-    schema = result["data_schema"]
-    assert schema is not None
-    selectors = {str(key): value for key, value in schema.schema.items()}
-    offered = selectors[CONF_FALLBACK_MODEL].config["options"]
+    offered = selectors(result)[CONF_FALLBACK_MODEL].config["options"]
     assert {option["label"] for option in offered} == {
         f"Home: {MODEL}",
         f"Other: {OTHER_MODEL}",
     }
 
     choice = f"{other.entry_id}:{OTHER_MODEL}"
-    result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"],
+    result = await submit(
+        hass,
+        result,
         {**agent.data, CONF_FALLBACK_MODEL: choice, CONF_FIRST_TOKEN_TIMEOUT: 3.0},
     )
     assert result["reason"] == "reconfigure_successful"

@@ -78,6 +78,10 @@ STRUCTURE = {
     "description",
     "data",
     "data_description",
+    # sections of a form, a repair issue's fix flow and its menus
+    "sections",
+    "fix_flow",
+    "menu_options",
     "error",
     "abort",
     "selector",

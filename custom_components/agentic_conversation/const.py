@@ -59,6 +59,9 @@ LOCAL_ROUTE_SECONDS: Final = 2.0
 # Seconds tools may run with nothing said before a short "One moment." (0: never).
 CONF_WAIT_PHRASE_AFTER: Final = "wait_phrase_after"
 DEFAULT_WAIT_PHRASE_AFTER: Final = 0
+# The agent form's switch: on, the memory and limits sections are hidden and their
+# options are saved at the defaults (RECOMMENDED_OPTIONS in config_flow.py).
+CONF_RECOMMENDED: Final = "recommended"
 
 INTEGER_OPTIONS: Final = (
     CONF_MAX_ITERATIONS,

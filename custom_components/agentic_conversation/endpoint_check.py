@@ -32,6 +32,27 @@ def issue_id(subentry_id: str) -> str:
     return f"{ISSUE_PREFIX}{subentry_id}"
 
 
+def _probe_provider(entry: AgenticConfigEntry, model: str) -> OpenAICompatibleProvider:
+    """A small client for one model of the connection, on its SDK client."""
+    return OpenAICompatibleProvider(
+        base_url=entry.data[CONF_BASE_URL],
+        api_key=None,
+        model=model,
+        max_tokens=32,
+        temperature=0,
+        timeout=PROBE_LIMIT,
+        client=entry.runtime_data.client,
+    )
+
+
+async def async_calls_tools(entry: AgenticConfigEntry, model: str) -> bool | None:
+    """Whether a model of the connection calls a tool when asked (None: unknown)."""
+    found = await probe_endpoint(
+        _probe_provider(entry, model), tools=True, streaming=False, limit=PROBE_LIMIT
+    )
+    return found.tools
+
+
 async def async_check_agent(
     hass: HomeAssistant, entry: AgenticConfigEntry, subentry: ConfigSubentry
 ) -> None:
@@ -41,17 +62,11 @@ async def async_check_agent(
     wants_stream = bool(options.get(CONF_STREAM, DEFAULT_STREAM))
     if not wants_tools and not wants_stream:
         return
-    provider = OpenAICompatibleProvider(
-        base_url=entry.data[CONF_BASE_URL],
-        api_key=None,
-        model=options.get(CONF_MODEL, ""),
-        max_tokens=32,
-        temperature=0,
-        timeout=PROBE_LIMIT,
-        client=entry.runtime_data.client,
-    )
     found = await probe_endpoint(
-        provider, tools=wants_tools, streaming=wants_stream, limit=PROBE_LIMIT
+        _probe_provider(entry, options.get(CONF_MODEL, "")),
+        tools=wants_tools,
+        streaming=wants_stream,
+        limit=PROBE_LIMIT,
     )
     entry.runtime_data.capabilities[subentry.subentry_id] = found
     LOGGER.info(
@@ -67,7 +82,9 @@ async def async_check_agent(
             hass,
             DOMAIN,
             issue_id(subentry.subentry_id),
-            is_fixable=False,
+            # repairs.py: switch to another model, or make the agent chat-only.
+            is_fixable=True,
+            data={"entry_id": entry.entry_id, "subentry_id": subentry.subentry_id},
             severity=ir.IssueSeverity.WARNING,
             translation_key="tools_unsupported",
             translation_placeholders={

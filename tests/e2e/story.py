@@ -180,7 +180,10 @@ class RecordingProxy:
             async for chunk in upstream.content.iter_any():
                 received += chunk
                 await response.write(chunk)
-            await response.write_eof()
+            # The agent may hang up right after the last event (the SDK stops at
+            # [DONE]): the exchange happened all the same and is recorded.
+            with contextlib.suppress(ConnectionResetError):
+                await response.write_eof()
         if request.path.endswith("/chat/completions"):
             self.exchanges.append(
                 {"request": json.loads(body), "answer": _answer_text(received)}
