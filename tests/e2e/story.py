@@ -30,6 +30,7 @@ from aiohttp import web
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent
+from tests.e2e.mcp_story import mcp_story
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDING_TTS = (
@@ -62,6 +63,13 @@ recording_tts:
 input_boolean:
   porch:
     name: Porch switch
+  cellar:
+    name: Cellar switch
+  front_door_locked:
+    name: Front door bolt
+    initial: true
+  garage_open:
+    name: Garage motor
 template:
   - light:
       - name: Porch light
@@ -75,6 +83,42 @@ template:
           action: input_boolean.turn_off
           target:
             entity_id: input_boolean.porch
+      - name: Cellar light
+        unique_id: cellar_light
+        state: "{{{{ is_state('input_boolean.cellar', 'on') }}}}"
+        turn_on:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.cellar
+        turn_off:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.cellar
+    lock:
+      - name: Front door
+        unique_id: front_door
+        state: "{{{{ 'locked' if is_state('input_boolean.front_door_locked', 'on') else 'unlocked' }}}}"
+        lock:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.front_door_locked
+        unlock:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.front_door_locked
+    cover:
+      - name: Garage door
+        unique_id: garage_door
+        device_class: garage
+        state: "{{{{ 'open' if is_state('input_boolean.garage_open', 'on') else 'closed' }}}}"
+        open_cover:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.garage_open
+        close_cover:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.garage_open
 logger:
   default: warning
   logs:
@@ -434,6 +478,9 @@ async def _scripted_turns(
             client, ws, "turn off the porch light", session
         )
         report["still_running"] = (await client.rest("GET", "/api/"))["message"]
+
+    # Our tools from any MCP client, through Home Assistant's MCP server
+    await mcp_story(client, session, report)
 
 
 async def _llama_story(

@@ -111,6 +111,47 @@ def test_the_satellite_hears_every_answer(story: dict[str, Any]) -> None:
     )
 
 
+def test_our_tools_over_mcp_keep_exposure_and_the_allow_list(
+    story: dict[str, Any],
+) -> None:
+    """An MCP client on /api/mcp/agentic_conversation, with the user's token."""
+    assert story["mcp_flow"] == "create_entry"  # the MCP server's config flow
+    assert story["mcp_without_token"] == 401
+    assert story["mcp_server_name"] == "home-assistant"
+    # Our tools under their own names: one API per endpoint, nothing to rename.
+    assert {
+        "search_entities",
+        "get_entity_state",
+        "call_service",
+        "get_weather",
+    } <= set(story["mcp_tools"])
+    # Only exposed entities are found …
+    search = story["mcp_search"]
+    assert not search["is_error"]
+    assert [e["entity_id"] for e in search["data"]["entities"]] == ["light.porch_light"]
+    assert story["mcp_search_cellar"]["data"]["entities"] == []
+    # … and controlled.
+    assert story["mcp_porch_before"] == "off"
+    assert not story["mcp_turn_on"]["is_error"]
+    assert story["mcp_turn_on"]["data"]["success"] is True
+    assert story["mcp_porch_after"] == "on"
+    hidden = story["mcp_hidden"]
+    assert hidden["is_error"]
+    assert hidden["data"]["error"] == "Unknown target: light.cellar_light."
+    assert story["mcp_cellar_after"] == "off"
+    # Outside the allow-list (an MCP client gets the default one): refused.
+    unlock = story["mcp_unlock"]
+    assert unlock["is_error"]
+    assert unlock["data"]["error"] == "lock.unlock is not allowed for this assistant."
+    assert story["mcp_lock_after"] == "locked"
+    # Allowed but risky: no one to ask for a yes, so refused.
+    garage = story["mcp_open_garage"]
+    assert garage["is_error"]
+    assert "cannot ask for" in garage["data"]["error"]
+    assert story["mcp_garage_after"] == "closed"
+    assert story["hass_errors"] == []
+
+
 @pytest.fixture(scope="module")
 def llama_story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The story against the real llama.cpp server with SmolLM2 (built once)."""
