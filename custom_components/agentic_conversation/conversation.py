@@ -29,7 +29,7 @@ from .const import (
 )
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn
-from .memory import agent_memory, join_prompts, memory_prompt
+from .memory import agent_memory, has_facts, join_prompts, memory_prompt
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .tool_options import AgenticLLMContext, ToolOptions
@@ -154,6 +154,15 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         # The caller's extra prompt lasts the conversation; facts are read every turn.
         extra = user_input.extra_system_prompt or chat_log.extra_system_prompt
         facts = memory_prompt(self.entry, self.subentry, user_input.context.user_id)
+        system = chat_log.content[0]
+        if (
+            facts is None
+            and isinstance(system, conversation.SystemContent)
+            and has_facts(system.content)
+        ):
+            # HA 2026.11+ keeps the system prompt of the conversation's last turn
+            # while its extra prompt is unchanged: facts forgotten since must go.
+            chat_log.llm_api = None
         try:
             await chat_log.async_provide_llm_data(
                 llm_context,

@@ -243,11 +243,20 @@ def agent_memory(entry: AgenticConfigEntry, subentry: ConfigSubentry) -> AgentMe
     return AgentMemory(entry.runtime_data.memory, memory_pool(subentry))
 
 
+HOUSEHOLD_HEADER = "What you remember about this household (newest first):"
+PERSONAL_HEADER = "What you remember about the user you are talking to:"
+
+
 def memory_prompt(
     entry: AgenticConfigEntry, subentry: ConfigSubentry, user_id: str | None
 ) -> str | None:
     """What the agent remembers, for the system prompt; None when nothing."""
     return facts_prompt(agent_memory(entry, subentry).visible(user_id))
+
+
+def has_facts(prompt: str) -> bool:
+    """Whether a system prompt has facts from facts_prompt in it."""
+    return HOUSEHOLD_HEADER in prompt or PERSONAL_HEADER in prompt
 
 
 def facts_prompt(facts: list[Fact]) -> str | None:
@@ -264,9 +273,9 @@ def facts_prompt(facts: list[Fact]) -> str | None:
         return None
     parts = []
     if household:
-        parts += ["What you remember about this household (newest first):", *household]
+        parts += [HOUSEHOLD_HEADER, *household]
     if personal:
-        parts += ["What you remember about the user you are talking to:", *personal]
+        parts += [PERSONAL_HEADER, *personal]
     if left_out := len(facts) - len(household) - len(personal):
         parts.append(f"({left_out} older facts are not shown here.)")
     return "\n".join(parts)
