@@ -1,4 +1,6 @@
-"""The e2e story, run in its own process: `python -m tests.e2e.story REPORT.json [--llama]`.
+"""The e2e story, run in its own process.
+
+    python -m tests.e2e.story REPORT.json [--llama | --frontend SCREENSHOTS_DIR]
 
 It starts a real `hass` on a free loopback port with a temporary config, a scripted
 OpenAI-compatible server process (tests/fake_llm.py) — or, with --llama, the built-in
@@ -30,6 +32,7 @@ from aiohttp import web
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent
+from tests.e2e.frontend_story import frontend_story
 from tests.e2e.mcp_story import mcp_story
 
 REPO = Path(__file__).resolve().parents[2]
@@ -525,13 +528,36 @@ async def _llama_story(
         llama.wait()
 
 
-async def main(report_path: Path, llama: bool) -> None:
-    """Run the story; write the report (also what went wrong, if anything did)."""
+async def _frontend_story(
+    client: HomeAssistantClient,
+    session: aiohttp.ClientSession,
+    report: dict[str, Any],
+    shots: Path,
+) -> None:
+    llm = FakeLLMProcess(session)
+    await llm.start()
+    try:
+        await frontend_story(client, llm, LOGIN, shots, report)
+    finally:
+        llm.kill()
+
+
+async def main(report_path: Path, mode: str, shots: Path | None = None) -> None:
+    """Run the story; write the report (also what went wrong, if anything did).
+
+    mode: "scripted" (the scripted LLM server), "llama" (llama.cpp) or "frontend"
+    (HA's frontend in Chromium, screenshots to `shots`).
+    """
     report: dict[str, Any] = {}
     port = free_port()
+    configuration = CONFIGURATION.format(port=port)
+    if mode == "frontend":
+        configuration = configuration.replace(
+            "onboarding:\n", "onboarding:\nfrontend:\n"
+        )
     with tempfile.TemporaryDirectory(prefix="agentic-e2e-") as tmp:
         config = Path(tmp)
-        (config / "configuration.yaml").write_text(CONFIGURATION.format(port=port))
+        (config / "configuration.yaml").write_text(configuration)
         custom = config / "custom_components"
         custom.mkdir()
         (custom / "agentic_conversation").symlink_to(
@@ -573,8 +599,11 @@ async def main(report_path: Path, llama: bool) -> None:
 
                 await client.wait_until_up(180)
                 report["hass_up_seconds"] = round(time.monotonic() - started, 1)
-                if llama:
+                if mode == "llama":
                     await _llama_story(client, session, report)
+                elif mode == "frontend":
+                    assert shots is not None
+                    await _frontend_story(client, session, report, shots)
                 else:
                     await _scripted_story(client, session, report, restart)
         except Exception as err:  # noqa: BLE001 - the report says what broke
@@ -601,4 +630,10 @@ async def main(report_path: Path, llama: bool) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), "--llama" in sys.argv[2:]))
+    match sys.argv[2:]:
+        case ["--llama"]:
+            asyncio.run(main(Path(sys.argv[1]), "llama"))
+        case ["--frontend", shots]:
+            asyncio.run(main(Path(sys.argv[1]), "frontend", Path(shots)))
+        case _:
+            asyncio.run(main(Path(sys.argv[1]), "scripted"))

@@ -1,37 +1,23 @@
 """A real `hass` process, a real client, a real LLM server process (see story.py)."""
 
-import json
 from pathlib import Path
 import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from custom_components.agentic_conversation.speech import clean_for_speech
+from tests.e2e import run_story
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _run_story(tmp: Path, *flags: str) -> dict[str, Any]:
-    report = tmp / "report.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.e2e.story", str(report), *flags],
-        cwd=REPO,
-        check=True,
-        timeout=600,
-    )
-    result: dict[str, Any] = json.loads(report.read_text())
-    assert "error" not in result, (result["error"], result["hass_log_tail"])
-    return result
-
-
 @pytest.fixture(scope="module")
 def story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The scripted-server story, run once for this module."""
-    return _run_story(tmp_path_factory.mktemp("e2e"))
+    return run_story(tmp_path_factory.mktemp("e2e"))
 
 
 def test_an_action_turns_the_light_on_and_says_so(story: dict[str, Any]) -> None:
@@ -166,7 +152,7 @@ def llama_story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         reason = f"llama.cpp server could not be installed here: {ensure.stderr[-500:]}"
         print(reason)  # noqa: T201 - the reason must show in CI output
         pytest.skip(reason)
-    return _run_story(tmp_path_factory.mktemp("e2e-llama"), "--llama")
+    return run_story(tmp_path_factory.mktemp("e2e-llama"), "--llama")
 
 
 def test_a_real_llama_cpp_server_answers_with_tools_offered(
