@@ -227,7 +227,10 @@ class RecordingProxy:
             async for chunk in upstream.content.iter_any():
                 received += chunk
                 await response.write(chunk)
-            await response.write_eof()
+            # A client that has read the stream's [DONE] may close before the end
+            # of the chunked body: it has the whole answer, so record it anyway.
+            with contextlib.suppress(ConnectionResetError):
+                await response.write_eof()
         if request.path.endswith("/chat/completions"):
             self.exchanges.append(
                 {"request": json.loads(body), "answer": _answer_text(received)}
