@@ -28,7 +28,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 # The test tools installed without their dependencies (requirements_test.txt).
-TEST_TOOLS = ("pytest-homeassistant-custom-component", "mypy", "ruff")
+TEST_TOOLS = ("pytest-homeassistant-custom-component", "mypy", "ruff", "selenium")
 HOME_ASSISTANT = "homeassistant"
 CONSTRAINTS = "homeassistant/package_constraints.txt"
 

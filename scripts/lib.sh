@@ -11,6 +11,11 @@ ROOTFS="${AGENTIC_ROOTFS:-$CACHE_DIR/debian-testing-py314}"
 # ffmpeg and libturbojpeg0: Home Assistant's tts/ffmpeg and camera components use them.
 ROOT_PACKAGES="python3.14,python3.14-venv,python3.14-dev,build-essential,ca-certificates,ffmpeg,libturbojpeg0"
 ROOT_READY_MARKER=".agentic-root-ready"
+# The browser of the frontend e2e test (tests/e2e/test_frontend.py); optional: without it
+# that test skips and says why.
+BROWSER_PACKAGES="chromium chromium-driver fonts-liberation"
+BROWSER_FAILED_MARKER="/var/lib/agentic-browser-failed"
+BROWSER_LOG="/var/log/agentic-browser-install.log"
 
 # The Home Assistant requirement set of this run, relative to the repository or absolute:
 # requirements.txt (the pinned release, the dev server's) unless AGENTIC_HA_REQUIREMENTS
@@ -185,6 +190,26 @@ ensure_python_or_reexec() {
   script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
   run_in_root "$script" "$@"
   exit $?
+}
+
+# Inside the root: installs Debian's chromium and chromedriver once. Not fatal: a failure
+# is logged and tried again a day later (the frontend test skips meanwhile, saying why).
+ensure_browser() {
+  [[ -n "${AGENTIC_IN_ROOT:-}" && "$(id -u)" == "0" ]] || return 0
+  command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 && return 0
+  if [[ -n "$(find "$BROWSER_FAILED_MARKER" -mmin -1440 2>/dev/null)" ]]; then
+    return 0
+  fi
+  log "installing the frontend test's browser in the root: $BROWSER_PACKAGES (one time)"
+  if apt-get update -qq >&2 &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      $BROWSER_PACKAGES >/dev/null 2>"$BROWSER_LOG"; then
+    rm -f "$BROWSER_FAILED_MARKER"
+  else
+    log "could not install $BROWSER_PACKAGES (the frontend test will skip): $(tail -n 3 "$BROWSER_LOG" 2>/dev/null)"
+    date >"$BROWSER_FAILED_MARKER"
+  fi
+  return 0
 }
 
 # Puts the venv's bin first on PATH (after scripts/setup made it).

@@ -245,6 +245,10 @@ def agent_memory(entry: AgenticConfigEntry, subentry: ConfigSubentry) -> AgentMe
     return AgentMemory(entry.runtime_data.memory, memory_pool(subentry))
 
 
+HOUSEHOLD_HEADER = "What you remember about this household (newest first):"
+PERSONAL_HEADER = "What you remember about the user you are talking to:"
+
+
 def memory_prompt(
     entry: AgenticConfigEntry, subentry: ConfigSubentry, user_id: str | None
 ) -> str | None:
@@ -266,9 +270,9 @@ def facts_prompt(facts: list[Fact]) -> str | None:
         return None
     parts = [MEMORY_HEADING]
     if household:
-        parts += ["What you remember about this household (newest first):", *household]
+        parts += [HOUSEHOLD_HEADER, *household]
     if personal:
-        parts += ["What you remember about the user you are talking to:", *personal]
+        parts += [PERSONAL_HEADER, *personal]
     if left_out := len(facts) - len(household) - len(personal):
         parts.append(f"({left_out} older facts are not shown here.)")
     return "\n".join(parts)

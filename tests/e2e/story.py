@@ -1,4 +1,6 @@
-"""The e2e story, run in its own process: `python -m tests.e2e.story REPORT.json [--llama]`.
+"""The e2e story, run in its own process.
+
+    python -m tests.e2e.story REPORT.json [--llama | --frontend SCREENSHOTS_DIR]
 
 It starts a real `hass` on a free loopback port with a temporary config, a scripted
 OpenAI-compatible server process (tests/fake_llm.py) — or, with --llama, the built-in
@@ -30,6 +32,8 @@ from aiohttp import web
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent
+from tests.e2e.frontend_story import frontend_story
+from tests.e2e.mcp_story import mcp_story
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDING_TTS = (
@@ -62,6 +66,13 @@ recording_tts:
 input_boolean:
   porch:
     name: Porch switch
+  cellar:
+    name: Cellar switch
+  front_door_locked:
+    name: Front door bolt
+    initial: true
+  garage_open:
+    name: Garage motor
 template:
   - light:
       - name: Porch light
@@ -75,6 +86,42 @@ template:
           action: input_boolean.turn_off
           target:
             entity_id: input_boolean.porch
+      - name: Cellar light
+        unique_id: cellar_light
+        state: "{{{{ is_state('input_boolean.cellar', 'on') }}}}"
+        turn_on:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.cellar
+        turn_off:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.cellar
+    lock:
+      - name: Front door
+        unique_id: front_door
+        state: "{{{{ 'locked' if is_state('input_boolean.front_door_locked', 'on') else 'unlocked' }}}}"
+        lock:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.front_door_locked
+        unlock:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.front_door_locked
+    cover:
+      - name: Garage door
+        unique_id: garage_door
+        device_class: garage
+        state: "{{{{ 'open' if is_state('input_boolean.garage_open', 'on') else 'closed' }}}}"
+        open_cover:
+          action: input_boolean.turn_on
+          target:
+            entity_id: input_boolean.garage_open
+        close_cover:
+          action: input_boolean.turn_off
+          target:
+            entity_id: input_boolean.garage_open
 logger:
   default: warning
   logs:
@@ -180,8 +227,8 @@ class RecordingProxy:
             async for chunk in upstream.content.iter_any():
                 received += chunk
                 await response.write(chunk)
-            # The agent may hang up right after the last event (the SDK stops at
-            # [DONE]): the exchange happened all the same and is recorded.
+            # A client that has read the stream's [DONE] may close before the end
+            # of the chunked body: it has the whole answer, so record it anyway.
             with contextlib.suppress(ConnectionResetError):
                 await response.write_eof()
         if request.path.endswith("/chat/completions"):
@@ -439,6 +486,9 @@ async def _scripted_turns(
         report["server_killed_pipeline"]["light"] = await _light(client)
         report["still_running"] = (await client.rest("GET", "/api/"))["message"]
 
+    # Our tools from any MCP client, through Home Assistant's MCP server
+    await mcp_story(client, session, report)
+
 
 async def _llama_story(
     client: HomeAssistantClient, session: aiohttp.ClientSession, report: dict[str, Any]
@@ -482,13 +532,36 @@ async def _llama_story(
         llama.wait()
 
 
-async def main(report_path: Path, llama: bool) -> None:
-    """Run the story; write the report (also what went wrong, if anything did)."""
+async def _frontend_story(
+    client: HomeAssistantClient,
+    session: aiohttp.ClientSession,
+    report: dict[str, Any],
+    shots: Path,
+) -> None:
+    llm = FakeLLMProcess(session)
+    await llm.start()
+    try:
+        await frontend_story(client, llm, LOGIN, shots, report)
+    finally:
+        llm.kill()
+
+
+async def main(report_path: Path, mode: str, shots: Path | None = None) -> None:
+    """Run the story; write the report (also what went wrong, if anything did).
+
+    mode: "scripted" (the scripted LLM server), "llama" (llama.cpp) or "frontend"
+    (HA's frontend in Chromium, screenshots to `shots`).
+    """
     report: dict[str, Any] = {}
     port = free_port()
+    configuration = CONFIGURATION.format(port=port)
+    if mode == "frontend":
+        configuration = configuration.replace(
+            "onboarding:\n", "onboarding:\nfrontend:\n"
+        )
     with tempfile.TemporaryDirectory(prefix="agentic-e2e-") as tmp:
         config = Path(tmp)
-        (config / "configuration.yaml").write_text(CONFIGURATION.format(port=port))
+        (config / "configuration.yaml").write_text(configuration)
         custom = config / "custom_components"
         custom.mkdir()
         (custom / "agentic_conversation").symlink_to(
@@ -530,8 +603,11 @@ async def main(report_path: Path, llama: bool) -> None:
 
                 await client.wait_until_up(180)
                 report["hass_up_seconds"] = round(time.monotonic() - started, 1)
-                if llama:
+                if mode == "llama":
                     await _llama_story(client, session, report)
+                elif mode == "frontend":
+                    assert shots is not None
+                    await _frontend_story(client, session, report, shots)
                 else:
                     await _scripted_story(client, session, report, restart)
         except Exception as err:  # noqa: BLE001 - the report says what broke
@@ -558,4 +634,10 @@ async def main(report_path: Path, llama: bool) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), "--llama" in sys.argv[2:]))
+    match sys.argv[2:]:
+        case ["--llama"]:
+            asyncio.run(main(Path(sys.argv[1]), "llama"))
+        case ["--frontend", shots]:
+            asyncio.run(main(Path(sys.argv[1]), "frontend", Path(shots)))
+        case _:
+            asyncio.run(main(Path(sys.argv[1]), "scripted"))

@@ -1,37 +1,23 @@
 """A real `hass` process, a real client, a real LLM server process (see story.py)."""
 
-import json
 from pathlib import Path
 import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from custom_components.agentic_conversation.speech import clean_for_speech
+from tests.e2e import run_story
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _run_story(tmp: Path, *flags: str) -> dict[str, Any]:
-    report = tmp / "report.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.e2e.story", str(report), *flags],
-        cwd=REPO,
-        check=True,
-        timeout=600,
-    )
-    result: dict[str, Any] = json.loads(report.read_text())
-    assert "error" not in result, (result["error"], result["hass_log_tail"])
-    return result
-
-
 @pytest.fixture(scope="module")
 def story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The scripted-server story, run once for this module."""
-    return _run_story(tmp_path_factory.mktemp("e2e"))
+    return run_story(tmp_path_factory.mktemp("e2e"))
 
 
 def test_an_action_turns_the_light_on_and_says_so(story: dict[str, Any]) -> None:
@@ -102,13 +88,55 @@ def test_the_satellite_hears_every_answer(story: dict[str, Any]) -> None:
     assert follow_up["heard"] == "It's off."
     users = [m["content"] for m in follow_up["sent_history"] if m["role"] == "user"]
     assert users == ["turn on the porch light", "and off again"]
-    # The LLM server is gone: Home Assistant's own agent still switches the light.
+    # With the LLM server gone, Home Assistant's own agent does the command (local
+    # route, on by default) and the satellite hears that, with the preface.
     failure = story["server_killed_pipeline"]
     assert failure["heard"] == failure["speech"]
     assert failure["heard"].startswith(
         "The AI service isn't available, so I used the basic assistant:"
     )
     assert failure["light"] == "on"
+
+
+def test_our_tools_over_mcp_keep_exposure_and_the_allow_list(
+    story: dict[str, Any],
+) -> None:
+    """An MCP client on /api/mcp/agentic_conversation, with the user's token."""
+    assert story["mcp_flow"] == "create_entry"  # the MCP server's config flow
+    assert story["mcp_without_token"] == 401
+    assert story["mcp_server_name"] == "home-assistant"
+    # Our tools under their own names: one API per endpoint, nothing to rename.
+    assert {
+        "search_entities",
+        "get_entity_state",
+        "call_service",
+        "get_weather",
+    } <= set(story["mcp_tools"])
+    # Only exposed entities are found …
+    search = story["mcp_search"]
+    assert not search["is_error"]
+    assert [e["entity_id"] for e in search["data"]["entities"]] == ["light.porch_light"]
+    assert story["mcp_search_cellar"]["data"]["entities"] == []
+    # … and controlled.
+    assert story["mcp_porch_before"] == "off"
+    assert not story["mcp_turn_on"]["is_error"]
+    assert story["mcp_turn_on"]["data"]["success"] is True
+    assert story["mcp_porch_after"] == "on"
+    hidden = story["mcp_hidden"]
+    assert hidden["is_error"]
+    assert hidden["data"]["error"] == "Unknown target: light.cellar_light."
+    assert story["mcp_cellar_after"] == "off"
+    # Outside the allow-list (an MCP client gets the default one): refused.
+    unlock = story["mcp_unlock"]
+    assert unlock["is_error"]
+    assert unlock["data"]["error"] == "lock.unlock is not allowed for this assistant."
+    assert story["mcp_lock_after"] == "locked"
+    # Allowed but risky: no one to ask for a yes, so refused.
+    garage = story["mcp_open_garage"]
+    assert garage["is_error"]
+    assert "cannot ask for" in garage["data"]["error"]
+    assert story["mcp_garage_after"] == "closed"
+    assert story["hass_errors"] == []
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +153,7 @@ def llama_story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         reason = f"llama.cpp server could not be installed here: {ensure.stderr[-500:]}"
         print(reason)  # noqa: T201 - the reason must show in CI output
         pytest.skip(reason)
-    return _run_story(tmp_path_factory.mktemp("e2e-llama"), "--llama")
+    return run_story(tmp_path_factory.mktemp("e2e-llama"), "--llama")
 
 
 def test_a_real_llama_cpp_server_answers_with_tools_offered(
