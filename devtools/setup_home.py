@@ -80,8 +80,26 @@ async def async_set_agent_options(
         "/api/config/config_entries/subentries/flow",
         {"handler": [entry_id, "conversation"], "subentry_id": agent["subentry_id"]},
     )
-    # The form is in sections ("expandable" fields); each change goes where its
-    # field is. Only shown fields can change (the recommended switch hides some).
+    # Turning "recommended settings" off shows the form again, now with the tuning
+    # sections: the changes are applied to that form too.
+    for _ in range(2):
+        result = await client.rest(
+            "POST",
+            f"/api/config/config_entries/subentries/flow/{form['flow_id']}",
+            _filled(form, changes),
+        )
+        if result.get("type") != "form":
+            return
+        form = result
+    raise RuntimeError(f"the agent's form was not accepted: {result}")
+
+
+def _filled(form: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A form's current values with the changes, each where its field is.
+
+    The form is in sections ("expandable" fields); only shown fields can change (the
+    recommended switch hides some).
+    """
     current: dict[str, Any] = {}
     where: dict[str, str] = {}
     for field in form["data_schema"]:
@@ -95,13 +113,9 @@ async def async_set_agent_options(
     for key, value in changes.items():
         if key in where:
             current[where[key]][key] = value
-        else:
+        elif key in current or not where:
             current[key] = value
-    await client.rest(
-        "POST",
-        f"/api/config/config_entries/subentries/flow/{form['flow_id']}",
-        current,
-    )
+    return current
 
 
 def _suggested(fields: list[dict[str, Any]]) -> dict[str, Any]:

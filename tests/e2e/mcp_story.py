@@ -112,6 +112,10 @@ async def mcp_story(
         # Targets as lists: the input schema the server publishes says so, and the
         # MCP server checks calls against it.
         light_on = {"domain": "light", "service": "turn_on"}
+        # Earlier steps of the story leave the light on: start from off.
+        await client.rest(
+            "POST", "/api/services/light/turn_off", {"entity_id": "light.porch_light"}
+        )
         report["mcp_porch_before"] = await _state(client, "light.porch_light")
         report["mcp_turn_on"] = await tools.call(
             "call_service", {**light_on, "target": {"entity_id": ["light.porch_light"]}}

@@ -31,7 +31,7 @@ from aiohttp import web
 
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
-from devtools.setup_home import async_configure_agent
+from devtools.setup_home import async_configure_agent, async_set_agent_options
 from tests.e2e.frontend_story import frontend_story
 from tests.e2e.mcp_story import mcp_story
 
@@ -506,6 +506,24 @@ async def _llama_story(
             await asyncio.sleep(0.2)
         await proxy.start()
         agent = await _set_up_home(client, proxy.base_url)
+        # A 135M model sampled at 0.7 now and then says nothing at all: greedy
+        # decoding makes the turn the same every run (the switch hides temperature).
+        entry = next(
+            e
+            for e in await client.rest("GET", "/api/config/config_entries/entry")
+            if e["domain"] == "agentic_conversation"
+        )
+        await async_set_agent_options(
+            client, entry["entry_id"], recommended=False, temperature=0
+        )
+        for _ in range(100):  # the connection reloads with the new options
+            async with client.websocket() as ws:
+                if any(
+                    s["entity_id"] == agent and s["state"] != "unavailable"
+                    for s in await ws.call({"type": "get_states"})
+                ):
+                    break
+            await asyncio.sleep(0.1)
         text = "Say hello in one short sentence."
         async with client.websocket() as ws:
             started = time.monotonic()
