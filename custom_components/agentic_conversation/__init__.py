@@ -1,10 +1,5 @@
 """The Agentic Conversation integration: any OpenAI-compatible LLM as an agent that acts."""
 
-from dataclasses import dataclass, field
-
-import openai
-
-from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY, Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
@@ -12,19 +7,15 @@ from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.httpx_client import get_async_client
 from homeassistant.helpers.typing import ConfigType
 
-from .agent import (
-    EndpointCapabilities,
-    LLMAuthError,
-    LLMError,
-    LLMForbiddenError,
-    OpenAICompatibleProvider,
-    RouteState,
-)
+from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatibleProvider
 from .agents import agent_subentries
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
 from .conversation_store import ConversationStore
+from .endpoint_check import async_start_checks
 from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
+from .routes import async_setup_routes
+from .runtime import AgenticConfigEntry, AgenticRuntimeData
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
@@ -32,27 +23,6 @@ CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is not ready.
 SETUP_TIMEOUT = 10.0
-
-
-@dataclass(slots=True)
-class AgenticRuntimeData:
-    """What a loaded connection holds while it runs."""
-
-    client: openai.AsyncOpenAI
-    """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
-    models: list[str]
-    """The models the server listed at setup."""
-    conversations: ConversationStore
-    """The conversations the connection's agents keep, across restarts."""
-    memory: HouseholdMemory
-    """The facts the connection's agents remember."""
-    capabilities: dict[str, EndpointCapabilities] = field(default_factory=dict)
-    """What each agent's model did when probed at setup, by subentry id."""
-    routes: dict[str, RouteState] = field(default_factory=dict)
-    """Who answers each agent (primary, fallback...), by subentry id."""
-
-
-type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
@@ -139,15 +109,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         conversations=conversations,
         memory=memory,
     )
-    # Imported here: it needs AgenticConfigEntry from this module.
-    from .routes import async_setup_routes  # noqa: PLC0415
-
     async_setup_routes(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
-    # Imported here: it needs AgenticConfigEntry from this module.
-    from .endpoint_check import async_start_checks  # noqa: PLC0415
-
     async_start_checks(hass, entry)
     return True
 

@@ -10,7 +10,6 @@ from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import AgenticConfigEntry
 from .agent import LLMProvider, Message
 from .agents import agent_device_info, agent_subentries
 from .basic_assistant import async_ask_basic_assistant
@@ -31,6 +30,7 @@ from .conversation_turn import async_run_turn
 from .memory import agent_memory, join_prompts, memory_prompt, without_facts
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
+from .runtime import AgenticConfigEntry
 from .tool_options import AgenticLLMContext, ToolOptions
 
 # The agent handles conversations concurrently; nothing is polled.

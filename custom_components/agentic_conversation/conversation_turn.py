@@ -18,7 +18,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
 
-from . import AgenticConfigEntry
 from .agent import (
     AgenticLoop,
     LLMAuthError,
@@ -70,6 +69,7 @@ from .replies import (
     async_render_question,
     fallback_for,
 )
+from .runtime import AgenticConfigEntry
 from .speech import SpeechStreamCleaner, clean_for_speech
 from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from .tool_options import gate_of

@@ -7,9 +7,9 @@ from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 
-from . import AgenticConfigEntry
 from .const import CONF_BASE_URL, CONF_CONFIRM_PIN
 from .redact import redact_url
+from .runtime import AgenticConfigEntry
 
 TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_CONFIRM_PIN}
 

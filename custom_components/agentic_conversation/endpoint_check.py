@@ -10,7 +10,6 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 
-from . import AgenticConfigEntry
 from .agent import OpenAICompatibleProvider, probe_endpoint
 from .agents import agent_subentries
 from .const import (
@@ -22,6 +21,7 @@ from .const import (
     LOGGER,
 )
 from .redact import redact_url
+from .runtime import AgenticConfigEntry
 
 ISSUE_PREFIX = "tools_unsupported_"
 PROBE_LIMIT = 20.0

@@ -19,7 +19,7 @@ from homeassistant.helpers.storage import Store
 from .const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN, LOGGER
 
 if TYPE_CHECKING:
-    from . import AgenticConfigEntry
+    from .runtime import AgenticConfigEntry
 
 STORAGE_VERSION = 1
 SHARED_POOL = "shared"

@@ -15,7 +15,6 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import SelectOptionDict
 
-from . import AgenticConfigEntry
 from .agent import (
     DeltaCallback,
     FallbackProvider,
@@ -44,6 +43,7 @@ from .const import (
     DEFAULT_TURN_TIMEOUT,
     DOMAIN,
 )
+from .runtime import AgenticConfigEntry
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
 _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")

@@ -10,10 +10,10 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import SelectSelector, SelectSelectorConfig
 
-from . import AgenticConfigEntry
 from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN
 from .endpoint_check import async_calls_tools
 from .redact import redact_url
+from .runtime import AgenticConfigEntry
 
 
 async def async_create_fix_flow(

@@ -10,11 +10,11 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 
-from . import AgenticConfigEntry
 from .agent import LLMError, OpenAICompatibleProvider, Route, RouteState
 from .agents import agent_subentries
 from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER
 from .redact import redact_url
+from .runtime import AgenticConfigEntry
 
 BREAKER_COOLDOWN = 60.0
 """Seconds between checks of a skipped primary."""

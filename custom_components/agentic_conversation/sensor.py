@@ -8,10 +8,10 @@ from homeassistant.const import EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import AgenticConfigEntry
 from .agent import Route, RouteState
 from .agents import agent_device_info, agent_subentries
 from .redact import redact_url
+from .runtime import AgenticConfigEntry
 
 # Updated when a route reports; nothing is polled.
 PARALLEL_UPDATES = 0

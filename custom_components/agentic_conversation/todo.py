@@ -12,10 +12,10 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import AgenticConfigEntry
 from .agents import agent_device_info, agent_subentries
 from .const import DOMAIN
 from .memory import AgentMemory, MemoryLimitError, agent_memory
+from .runtime import AgenticConfigEntry
 
 # Changes come from the memory, not from polling.
 PARALLEL_UPDATES = 0
