@@ -47,6 +47,15 @@ CHROMIUM_FLAGS = (
 )
 SCREEN = (1280, 800)
 TALL_SCREEN = (1280, 1000)  # the options form is long
+# The sections shown with "Recommended settings" on (memory and limits are hidden).
+SECTION_TITLES = ("Model and instructions", "Control and safety", "Fallback")
+FIELD_LABELS = (
+    "Recommended settings",
+    "Model",
+    "Instructions",
+    "Control Home Assistant",
+    "Ask before acting on",
+)
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 # Every element matching a CSS selector in the document and all shadow roots, visible,
 # optionally with a text in it or a label (an icon button's `label` property).
@@ -251,6 +260,13 @@ class Browser:
                     "fake-model",
                 ),
             }
+            # What a person reads: the title names the agent, each section and
+            # field is labelled (the recommended switch hides memory and limits).
+            shown["title"] = bool(self.find("*", "Settings of Agentic Conversation"))
+            shown["sections"] = [
+                text for text in SECTION_TITLES if self.find("*", text)
+            ]
+            shown["labels"] = [text for text in FIELD_LABELS if self.find("*", text)]
             time.sleep(0.5)  # the code editor's fade-in
             shown["screenshot"] = self.screenshot("agent-options")
             self.one("ha-button", "Submit").click()

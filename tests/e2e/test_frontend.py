@@ -47,6 +47,19 @@ def test_the_agent_options_open_and_submit(frontend: dict[str, Any]) -> None:
     options = frontend["options"]
     assert options["model_shown"]
     assert options["tools_apis"] == ["Assist", "Agentic Conversation tools"]
+    assert options["title"]  # "Settings of Agentic Conversation"
+    assert options["sections"] == [
+        "Model and instructions",
+        "Control and safety",
+        "Fallback",
+    ]
+    assert options["labels"] == [
+        "Recommended settings",
+        "Model",
+        "Instructions",
+        "Control Home Assistant",
+        "Ask before acting on",
+    ]
     assert options["result"] == "Reconfiguration was successful"
     assert Path(options["screenshot"]).is_file()
 
