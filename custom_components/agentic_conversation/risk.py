@@ -184,18 +184,3 @@ def _intent_service(
         return _SET_POSITION[domain]
     service = getattr(handler, "service", None)
     return service if isinstance(service, str) else UNKNOWN_SERVICE
-
-
-def argument_entity_ids(arguments: Any) -> set[str]:
-    """Entity ids anywhere in a tool's arguments (for tools we cannot resolve)."""
-    found: set[str] = set()
-    stack = [arguments]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, Mapping):
-            stack.extend(value.values())
-        elif isinstance(value, list | tuple):
-            stack.extend(value)
-        elif isinstance(value, str) and "." in value:
-            found.add(value.strip().lower())
-    return found

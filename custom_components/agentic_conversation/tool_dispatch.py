@@ -15,10 +15,10 @@ from homeassistant.helpers import llm
 
 from .agent import ToolHeldError, ToolSpec, ToolValidationError
 from .confirmation import HELD_MESSAGE
-from .risk import UNKNOWN_SERVICE, Effect, argument_entity_ids, intent_effects
+from .risk import UNKNOWN_SERVICE, Effect, intent_effects
 from .tool_options import gate_of
 from .tools.compact_api import DescribedTool
-from .tools.entities import is_exposed
+from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
 from .tools.services import CallServiceTool
 
 
@@ -83,9 +83,11 @@ class ChatLogToolDispatcher:
             )
         if tool.annotations.read_only:
             return []
+        # The same reading of entity ids (and registry ids) as call_service's data.
+        entity_ids = {resolve_entity_ref(hass, ref) for ref in entity_refs(arguments)}
         return [
             Effect(entity_id, entity_id.split(".", 1)[0], UNKNOWN_SERVICE, arguments)
-            for entity_id in argument_entity_ids(arguments)
+            for entity_id in sorted(entity_ids)
             if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
         ]
 

@@ -1,15 +1,20 @@
 """What our tools may see of Home Assistant: exposed entities, described briefly."""
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+import re
 from typing import Any
 
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.core import HomeAssistant, State
+from homeassistant.core import HomeAssistant, State, valid_entity_id
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
     entity_registry as er,
 )
+
+# An entity registry id, which many services accept in place of an entity id.
+_REGISTRY_ID = re.compile(r"[0-9a-f]{32}")
 
 # The assistant whose exposure settings apply (Settings → Voice assistants → Expose).
 ASSISTANT = "conversation"
@@ -134,3 +139,26 @@ def exposed_entities(hass: HomeAssistant) -> list[EntityInfo]:
             )
         )
     return found
+
+
+def entity_refs(value: Any) -> Iterator[str]:
+    """Every string in data that HA could take for an entity (id or registry id)."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from entity_refs(key)
+            yield from entity_refs(item)
+    elif isinstance(value, list | tuple | set):
+        for item in value:
+            yield from entity_refs(item)
+    elif isinstance(value, str):
+        for part in value.split(","):
+            ref = part.strip().lower()
+            if (valid_entity_id(ref) and ref[0].isalpha()) or _REGISTRY_ID.fullmatch(
+                part.strip()
+            ):
+                yield ref
+
+
+def resolve_entity_ref(hass: HomeAssistant, ref: str) -> str:
+    """The entity id an entity ref stands for (a registry id resolved)."""
+    return er.async_resolve_entity_id(er.async_get(hass), ref) or ref

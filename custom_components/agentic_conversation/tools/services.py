@@ -6,7 +6,7 @@ the service with those ids only, so no area, device, floor, label, group or data
 can carry the call to an entity the user did not expose.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 import re
@@ -23,9 +23,9 @@ from homeassistant.const import (
     ENTITY_MATCH_ALL,
     ENTITY_MATCH_NONE,
 )
-from homeassistant.core import HomeAssistant, valid_entity_id
+from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import config_validation as cv, entity_registry as er, llm
+from homeassistant.helpers import config_validation as cv, llm
 from homeassistant.helpers.group import expand_entity_ids
 from homeassistant.helpers.service import (
     async_get_all_descriptions,
@@ -40,7 +40,7 @@ from ..confirmation import HELD_MESSAGE, gate_refuses
 from ..const import DOMAIN, TOOL_CALL_SERVICE
 from ..risk import service_effects
 from ..tool_options import gate_of, tool_options_of
-from .entities import describe_entity, is_exposed
+from .entities import describe_entity, entity_refs, is_exposed, resolve_entity_ref
 from .errors import refuse
 
 TARGET_KEYS = (
@@ -56,8 +56,6 @@ _CROSS_DOMAIN = "homeassistant"
 _TARGETED_ONLY = frozenset({"turn_on", "turn_off", "toggle"})
 # Field selectors that name devices or places: those belong in target.
 _ID_SELECTORS = frozenset({"target", "device", "area", "floor", "label"})
-# An entity registry id, which many services accept in place of an entity id.
-_REGISTRY_ID = re.compile(r"[0-9a-f]{32}")
 _ENTITY_ID_IN_TEXT = re.compile(r"\b[a-z][a-z0-9_]*\.[a-z0-9_]+\b")
 _ID_LIST = probatio.All(cv.ensure_list, [str])
 TARGET_SCHEMA = probatio.Schema(
@@ -287,14 +285,11 @@ def _refuse_data(
             + ". Put them in target."
         )
     # Only what HA itself would read as an entity: lowercased, comma lists split.
-    registry = er.async_get(hass)
     unknown = sorted(
         {
             ref
-            for ref in _entity_refs(data)
-            if not _is_exposed_entity(
-                hass, er.async_resolve_entity_id(registry, ref) or ref
-            )
+            for ref in entity_refs(data)
+            if not _is_exposed_entity(hass, resolve_entity_ref(hass, ref))
         }
     )
     if unknown:
@@ -315,24 +310,6 @@ def _id_fields(fields: Mapping[str, Any]) -> set[str]:
         elif _ID_SELECTORS & set(field.get("selector") or {}):
             found.add(name)
     return found
-
-
-def _entity_refs(value: Any) -> Iterator[str]:
-    """Every string in data that HA could take for an entity (id or registry id)."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _entity_refs(key)
-            yield from _entity_refs(item)
-    elif isinstance(value, list | tuple | set):
-        for item in value:
-            yield from _entity_refs(item)
-    elif isinstance(value, str):
-        for part in value.split(","):
-            ref = part.strip().lower()
-            if (valid_entity_id(ref) and ref[0].isalpha()) or _REGISTRY_ID.fullmatch(
-                part.strip()
-            ):
-                yield ref
 
 
 def _normalize(target: Mapping[str, list[str]]) -> dict[str, list[str]]:
