@@ -7,7 +7,6 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import Unauthorized
-from homeassistant.helpers import intent
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import LLMProvider, Message
@@ -26,7 +25,7 @@ from .const import (
     DOMAIN,
 )
 from .conversation_store import limits_of
-from .conversation_turn import async_run_turn
+from .conversation_turn import async_run_turn, error_result
 from .memory import agent_memory, join_prompts, memory_prompt, without_facts
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
@@ -103,7 +102,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             speech = await async_render(
                 self.hass, user_input.language, Fallback(Problem.CONVERSATION_BUSY)
             )
-            return _error_result(user_input, speech, user_input.conversation_id)
+            return error_result(user_input, speech, user_input.conversation_id)
 
     async def _async_handle_message(
         self,
@@ -162,7 +161,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             chat_log.async_add_assistant_content_without_tools(
                 conversation.AssistantContent(agent_id=self.entity_id, content=speech)
             )
-            return _error_result(user_input, speech, chat_log.conversation_id)
+            return error_result(user_input, speech, chat_log.conversation_id)
         # The history is ours: it outlives HA's chat log (idle minutes, restarts).
         store = self.entry.runtime_data.conversations
         limits = limits_of(options)
@@ -249,16 +248,3 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             chat_log,
             history=history,
         )
-
-
-def _error_result(
-    user_input: conversation.ConversationInput,
-    speech: str,
-    conversation_id: str | None,
-) -> conversation.ConversationResult:
-    """A result that speaks a problem instead of an answer."""
-    response = intent.IntentResponse(language=user_input.language)
-    response.async_set_error(intent.IntentResponseErrorCode.UNKNOWN, speech)
-    return conversation.ConversationResult(
-        response=response, conversation_id=conversation_id
-    )

@@ -171,17 +171,28 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
             return (
                 replace(result, continue_conversation=True) if record.asked else result
             )
-    response = intent.IntentResponse(language=user_input.language)
-    code = (
-        intent.IntentResponseErrorCode.FAILED_TO_HANDLE
+    return error_result(
+        user_input,
+        record.spoken,
+        chat_log.conversation_id,
+        code=intent.IntentResponseErrorCode.FAILED_TO_HANDLE
         if record.fallback.problem in (Problem.ITERATION_CAP, Problem.EMPTY_ANSWER)
-        else intent.IntentResponseErrorCode.UNKNOWN
+        else intent.IntentResponseErrorCode.UNKNOWN,
     )
-    response.async_set_error(code, record.spoken)
+
+
+def error_result(
+    user_input: conversation.ConversationInput,
+    speech: str,
+    conversation_id: str | None,
+    *,
+    code: intent.IntentResponseErrorCode = intent.IntentResponseErrorCode.UNKNOWN,
+) -> conversation.ConversationResult:
+    """A result that speaks a problem instead of an answer."""
+    response = intent.IntentResponse(language=user_input.language)
+    response.async_set_error(code, speech)
     return conversation.ConversationResult(
-        response=response,
-        conversation_id=chat_log.conversation_id,
-        continue_conversation=False,
+        response=response, conversation_id=conversation_id
     )
 
 
