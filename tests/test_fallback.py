@@ -176,7 +176,10 @@ async def test_breaker_skips_primary_until_it_answers(
     """
     hass = ha_core
     await _connection(hass, fake_llm, "Home", {CONF_FALLBACK_MODEL: OTHER_MODEL})
-    assert _route(hass) == ("ok", {"last_error": None, "reason": None} | _named())
+    assert _route(hass) == (
+        "ok",
+        {"last_error": None, "reason": None, "calls_as_text": False} | _named(),
+    )
     for turn in range(3):
         fake_llm.script([Reply.error(503), Reply.error(503), Reply.text(f"F{turn}.")])
         assert await _ask(hass) == f"F{turn}."

@@ -37,6 +37,7 @@ async def async_get_config_entry_diagnostics(
                 "reason": redact_url(state.reason or ""),
                 "last_error": redact_url(state.last_error or ""),
                 "breaker_open": state.breaker.is_open,
+                "calls_as_text": state.calls_as_text,
             }
             for subentry_id, state in (runtime.routes if runtime else {}).items()
         },

@@ -58,10 +58,12 @@ class RouteSensor(SensorEntity):
 
     @property
     def extra_state_attributes(self) -> dict[str, Any]:
-        """The last error, and why the primary did not answer last."""
+        """The last error, why the primary did not answer last, how it calls tools."""
         return {
             "last_error": _shown(self._state.last_error),
             "reason": _shown(self._state.reason),
+            # The server passes tool calls through as text: its parser is not set up.
+            "calls_as_text": self._state.calls_as_text,
         }
 
 

@@ -120,6 +120,8 @@ class FallbackProvider:
             else:
                 breaker.record_success()
                 state.report(Route.OK)
+                if response.tool_calls:
+                    state.note_calls(from_text=response.calls_from_text)
                 return response
         return await self._fall_back(
             messages,
@@ -163,4 +165,6 @@ class FallbackProvider:
             state.report(Route.DOWN, reason=reason, error=f"fallback failed: {err}")
             raise
         state.report(Route.FALLBACK, reason=reason, error=failure)
+        if response.tool_calls:
+            state.note_calls(from_text=response.calls_from_text)
         return response

@@ -19,6 +19,7 @@ from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
+from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
@@ -204,13 +205,14 @@ class OpenAICompatibleProvider:
             async with timer:
                 if on_delta is not None and streamed:
                     return await self._complete_streamed(
-                        request, on_delta, on_tool_call, timer
+                        request, on_delta, on_tool_call, timer, tools
                     )
                 try:
                     completion = await self._client.chat.completions.create(**request)
                     response = parse_completion(completion)
                 except SDK_ERRORS as err:
                     raise classify(err) from err
+                response = with_text_calls(response, tools) or response
         except TimeoutError as err:
             if not timer.expired():
                 raise
@@ -227,6 +229,7 @@ class OpenAICompatibleProvider:
         on_delta: DeltaCallback,
         on_tool_call: ToolCallCallback | None,
         timer: asyncio.Timeout,
+        tools: Sequence[ToolSpec],
     ) -> LLMResponse:
         assert self._client is not None
         try:
@@ -234,6 +237,8 @@ class OpenAICompatibleProvider:
         except SDK_ERRORS as err:
             raise classify(err) from err
         assembler = StreamAssembler(on_tool_call)
+        # A call written as text must not be spoken before it is recognised.
+        held = HeldText() if tools else None
         started = False
         try:
             while True:
@@ -252,13 +257,45 @@ class OpenAICompatibleProvider:
                 if not started:
                     timer.reschedule(None)
                 started = True
-                if delta := assembler.add(chunk):
+                if (delta := assembler.add(chunk)) and held is not None:
+                    delta = held.feed(delta)
+                if delta:
                     await _call(on_delta, delta)
         finally:
             # Release the connection; failing to close a broken one is no news.
             with contextlib.suppress(*SDK_ERRORS):
                 await stream.close()
-        return assembler.response()
+        response = assembler.response()
+        if held is None:
+            return response
+        if recovered := with_text_calls(response, tools):
+            return recovered
+        if rest := held.release():
+            await _call(on_delta, rest)
+        return response
+
+
+def with_text_calls(
+    response: LLMResponse, tools: Sequence[ToolSpec]
+) -> LLMResponse | None:
+    """The response with the tool calls its text holds, if it has no real ones."""
+    if response.tool_calls or not tools:
+        return None
+    found = recover_tool_calls(response.text, [tool.name for tool in tools])
+    if found is None:
+        return None
+    _LOGGER.warning(
+        "The model wrote %d tool call(s) as text (%s): carried out; set up the"
+        " server's tool-call parser so it sends them as calls",
+        len(found.calls),
+        ", ".join(call.name for call in found.calls),
+    )
+    return LLMResponse(
+        text=found.text,
+        tool_calls=found.calls,
+        finish_reason=response.finish_reason,
+        calls_from_text=True,
+    )
 
 
 def wire_messages(messages: Sequence[Message]) -> list[Message]:

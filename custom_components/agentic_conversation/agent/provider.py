@@ -33,11 +33,14 @@ class LLMResponse:
         text: The assistant text ("" if none).
         tool_calls: The requested tool calls, in the order the LLM gave them.
         finish_reason: As the server reported it ("stop", "tool_calls", "length", ...).
+        calls_from_text: The tool calls were written as text and recovered from it
+            (the server's tool parser is not set up).
     """
 
     text: str
     tool_calls: list[ToolCall]
     finish_reason: str | None
+    calls_from_text: bool = False
 
 
 # Takes a complete tool call while the answer still streams; must not block.

@@ -75,6 +75,8 @@ class RouteState:
         reason: Why the primary did not answer it (None when it did).
         last_error: The last failure of a route, kept after recovery.
         breaker: Skips the primary after repeated failures.
+        calls_as_text: The model's last tool calls came written as text (the
+            server's tool-call parser is not set up); we carried them out.
     """
 
     def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
@@ -83,12 +85,20 @@ class RouteState:
         self.reason: str | None = None
         self.last_error: str | None = None
         self.breaker = CircuitBreaker(threshold)
+        self.calls_as_text = False
         self._listeners: list[Callable[[], None]] = []
 
     def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call `listener` after every report; returns a function removing it."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def note_calls(self, *, from_text: bool) -> None:
+        """The model asked for tools: as real calls, or written as text."""
+        if from_text != self.calls_as_text:
+            self.calls_as_text = from_text
+            for listener in list(self._listeners):
+                listener()
 
     def report(
         self, route: Route, *, reason: str | None = None, error: str | None = None

@@ -1,0 +1,197 @@
+"""Tool calls written as text: recovered through the real provider, never spoken.
+
+Each format is what a server sends when its tool parser is not set up (fixtures of
+real model output: Hermes/Qwen, bare JSON, Mistral, Llama 3, a fenced block, a call
+leaked inside a reasoning block). Only offered tools with parsing arguments count.
+"""
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from custom_components.agentic_conversation.agent import OpenAICompatibleProvider
+from custom_components.agentic_conversation.agent.text_tool_calls import (
+    HeldText,
+    recover_tool_calls,
+)
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+from .common import spec
+
+TOOLS = [spec("assist__HassTurnOn"), spec("get_weather")]
+ARGS = '{"name": "Porch light"}'
+
+# What models write when the server passes calls through as text.
+WRITTEN_CALLS = {
+    "hermes": f'<tool_call>\n{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}\n'
+    "</tool_call>",
+    "bare json": f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}',
+    "mistral": f'[TOOL_CALLS][{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}]',
+    "mistral args": f"[TOOL_CALLS]assist__HassTurnOn[ARGS]{ARGS}",
+    "llama 3": f'<|python_tag|>{{"name": "assist__HassTurnOn", "parameters": {ARGS}}}'
+    "<|eom_id|>",
+    "fenced json": f'```json\n{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}\n```',
+    "in reasoning": "<think>The user wants the light on. <tool_call>"
+    f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call></think>',
+    "arguments as string": '<tool_call>{"name": "assist__HassTurnOn", '
+    '"arguments": "{\\"name\\": \\"Porch light\\"}"}</tool_call>',
+    "openai shape": '[{"type": "function", "function": {"name": "assist__HassTurnOn",'
+    f' "arguments": {ARGS}}}}}]',
+    "unprefixed name": f'<tool_call>{{"name": "HassTurnOn", "arguments": {ARGS}}}'
+    "</tool_call>",
+}
+
+
+REASONING = "<think>The user wants the light on. "
+
+
+@pytest.fixture(params=[True, False], ids=["streamed", "whole"])
+async def stream(request: pytest.FixtureRequest) -> bool:
+    """Whether the provider streams answers (servers may not)."""
+    return bool(request.param)
+
+
+@pytest.fixture
+async def provider(
+    fake_llm: FakeLLM, stream: bool
+) -> AsyncIterator[OpenAICompatibleProvider]:
+    """The real provider, streaming or not."""
+    llm = OpenAICompatibleProvider(
+        base_url=fake_llm.base_url, api_key=None, model=MODEL, stream=stream
+    )
+    await llm.async_prepare()
+    yield llm
+    await llm.close()
+
+
+@pytest.mark.parametrize("form", WRITTEN_CALLS)
+async def test_a_written_call_is_a_call_and_not_said(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider, form: str, stream: bool
+) -> None:
+    """The call is recovered with its arguments; no piece of it reaches the speaker.
+
+    (Reasoning before it streams as usual: the speech cleaner drops it.)
+    """
+    fake_llm.script([Reply.text(WRITTEN_CALLS[form], chunk_size=4)])
+    said: list[str] = []
+
+    response = await provider.complete(
+        [{"role": "user", "content": "turn on the porch light"}],
+        TOOLS,
+        on_delta=said.append,
+    )
+
+    assert [(c.name, c.arguments) for c in response.tool_calls] == [
+        ("assist__HassTurnOn", {"name": "Porch light"})
+    ]
+    assert response.calls_from_text
+    reasoning = ""
+    if form == "in reasoning":
+        reasoning = REASONING if stream else REASONING + "</think>"
+    assert "".join(said) == reasoning
+    assert response.text == ("" if not reasoning else REASONING + "</think>")
+
+
+async def test_text_before_a_written_call_is_said_at_once(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """Words before the call stream as usual; the call itself is held and recovered."""
+    fake_llm.script(
+        [Reply.text("Sure, one moment. " + WRITTEN_CALLS["hermes"], chunk_size=5)]
+    )
+    said: list[str] = []
+
+    response = await provider.complete(
+        [{"role": "user", "content": "turn on the porch light"}],
+        TOOLS,
+        on_delta=said.append,
+    )
+
+    assert "".join(said).rstrip() == "Sure, one moment."
+    assert response.text == "Sure, one moment."
+    assert [c.name for c in response.tool_calls] == ["assist__HassTurnOn"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"name": "delete_everything", "arguments": {}}',  # not offered
+        '<tool_call>{"name": "assist__HassTurnOn", "arguments": [1]}</tool_call>',
+        "<tool_call>{not json at all</tool_call>",
+        '{"temperature": 21, "unit": "C"}',  # JSON, but no call
+        "Use ```ls``` to list files.",
+        "[Music] playing now.",
+    ],
+)
+async def test_text_that_is_no_offered_call_stays_the_answer(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider, answer: str, stream: bool
+) -> None:
+    """Not a call of an offered tool: said whole, in order, no call made up."""
+    fake_llm.script([Reply.text(answer, chunk_size=3)])
+    said: list[str] = []
+
+    response = await provider.complete(
+        [{"role": "user", "content": "hi"}], TOOLS, on_delta=said.append
+    )
+
+    assert response.tool_calls == []
+    assert not response.calls_from_text
+    assert response.text == answer
+    assert "".join(said) == answer
+
+
+@pytest.mark.parametrize("stream", [True], ids=["streamed"])
+async def test_without_tools_nothing_is_held(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """No tools offered: JSON is just the answer, streamed as it comes."""
+    fake_llm.script([Reply.text(WRITTEN_CALLS["bare json"], chunk_size=4)])
+    said: list[str] = []
+
+    response = await provider.complete(
+        [{"role": "user", "content": "hi"}], [], on_delta=said.append
+    )
+
+    assert response.tool_calls == []
+    assert len(said) > 1
+    assert "".join(said) == WRITTEN_CALLS["bare json"]
+
+
+def test_several_written_calls_are_all_recovered() -> None:
+    """Two Hermes blocks, or a Mistral list of two: both calls, in order."""
+    two = (
+        '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n'
+        f'<tool_call>{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call>'
+    )
+    offered = [t.name for t in TOOLS]
+    found = recover_tool_calls(two, offered)
+    assert found is not None
+    assert [c.name for c in found.calls] == ["get_weather", "assist__HassTurnOn"]
+    assert found.text == ""
+    ids = {c.id for c in found.calls}
+    assert len(ids) == 2
+
+    # One unknown name among them: none is taken (the text was not a clean call).
+    bad = two.replace("get_weather", "rm_rf")
+    assert recover_tool_calls(bad, offered) is None
+
+
+def test_an_ambiguous_short_name_is_not_guessed() -> None:
+    """`HassTurnOn` ending two offered names: which one is unknown, so no call."""
+    offered = ["assist__HassTurnOn", "other__HassTurnOn"]
+    assert recover_tool_calls(WRITTEN_CALLS["unprefixed name"], offered) is None
+
+
+def test_held_text_releases_what_was_no_call() -> None:
+    """Held text comes back whole at the end; normal text passes at once."""
+    held = HeldText()
+    assert held.feed("<") == ""
+    assert held.feed("b>bold</b> and [") == "<b>bold</b> and "
+    assert held.feed("x] done") == "[x] done"
+    assert held.release() == ""
+
+    held = HeldText()
+    assert held.feed("  ") == "  "
+    assert held.feed("{") == ""
+    assert held.feed('"a": 1}') == ""
+    assert held.release() == '{"a": 1}'

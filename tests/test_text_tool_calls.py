@@ -1,0 +1,143 @@
+"""A server that passes tool calls through as text: the light still goes on.
+
+The model writes its call in one of the common text formats (the server's tool parser
+is not set up); the agent carries it out through the same gate as a real call, the
+user hears the model's answer after it, never the JSON, and the Route sensor notes it.
+"""
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API, STATE_OFF, STATE_ON
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_MODEL,
+    DOMAIN,
+    LLM_API_ID,
+)
+from tests.across_releases import offered_name
+from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.test_confirmation import LIGHT, LOCK, home
+
+__all__ = ["home"]  # the fixture: a porch light and a locked front door, exposed
+
+APIS = [llm.LLM_API_ASSIST, LLM_API_ID]
+SENSOR = "sensor.agent_route"
+
+
+def _written(form: str, name: str, arguments: str) -> str:
+    """A call as models write it when the server does not parse it."""
+    return {
+        "hermes": f'<tool_call>\n{{"name": "{name}", "arguments": {arguments}}}\n'
+        "</tool_call>",
+        "bare json": f'{{"name": "{name}", "arguments": {arguments}}}',
+        "mistral": f'[TOOL_CALLS][{{"name": "{name}", "arguments": {arguments}}}]',
+        "llama 3": f'<|python_tag|>{{"name": "{name}", "parameters": {arguments}}}',
+        "fenced json": f'```json\n{{"name": "{name}", "arguments": {arguments}}}\n```',
+        "in reasoning": "<think>Turn it on.\n<tool_call>"
+        f'{{"name": "{name}", "arguments": {arguments}}}</tool_call></think>',
+    }[form]
+
+
+FORMS = ["hermes", "bare json", "mistral", "llama 3", "fenced json", "in reasoning"]
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: server.base_url},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: APIS},
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return next(
+        s
+        for s in hass.states.async_entity_ids(conversation.DOMAIN)
+        if s != "conversation.home_assistant"
+    )
+
+
+def _state(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+async def _say(hass: HomeAssistant, agent: str, text: str) -> str:
+    result = await conversation.async_converse(
+        hass, text, None, Context(), language="en", agent_id=agent
+    )
+    return str(result.response.speech["plain"]["speech"])
+
+
+@pytest.mark.parametrize("form", FORMS)
+async def test_a_call_written_as_text_is_carried_out(
+    home: HomeAssistant, fake_llm: FakeLLM, form: str
+) -> None:
+    """Each format: the porch light goes on, the answer after it is what is heard."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    turn_on = await offered_name(hass, APIS, "HassTurnOn")
+    fake_llm.script(
+        [
+            Reply.text(_written(form, turn_on, '{"name": "Porch light"}')),
+            Reply.text("The porch light is on."),
+        ]
+    )
+
+    speech = await _say(hass, agent, "turn on the porch light")
+
+    assert speech == "The porch light is on."
+    assert _state(hass, LIGHT) == STATE_ON
+    # The model saw its call answered like a real one.
+    answered = fake_llm.requests[1]["messages"]
+    assert answered[-2]["tool_calls"][0]["function"]["name"] == turn_on
+    assert answered[-1]["role"] == "tool"
+    route = hass.states.get(SENSOR)
+    assert route is not None
+    assert route.attributes["calls_as_text"] is True
+
+
+async def test_a_written_call_of_an_unoffered_tool_is_only_text(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A name we did not offer: nothing runs; the text is the (cleaned) answer."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script(
+        [Reply.text('<tool_call>{"name": "shell", "arguments": {}}</tool_call>')]
+    )
+
+    await _say(hass, agent, "turn on the porch light")
+
+    assert _state(hass, LIGHT) == STATE_OFF
+    assert len(fake_llm.requests) == 1
+
+
+async def test_a_risky_written_call_waits_for_the_yes(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Written as text or not, unlocking is held and asked, the door stays locked."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    unlock = await offered_name(hass, APIS, "HassTurnOff")
+    fake_llm.script([Reply.text(_written("hermes", unlock, '{"name": "Front door"}'))])
+
+    speech = await _say(hass, agent, "unlock the front door")
+
+    assert speech == "Shall I unlock Front door?"
+    assert _state(hass, LOCK) == "locked"
+    assert len(fake_llm.requests) == 1
