@@ -68,6 +68,7 @@ from .replies import (
     async_render,
     async_render_question,
     fallback_for,
+    local_preface_key,
 )
 from .runtime import AgenticConfigEntry
 from .speech import SpeechStreamCleaner, clean_for_speech
@@ -361,7 +362,7 @@ async def _async_local_route(
         await async_say(chat_log, record.agent_id, record.spoken)
         return
     LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
-    template = await async_phrase(hass, user_input.language, "local_fallback")
+    template = await async_phrase(hass, user_input.language, local_preface_key(error))
     record.fallback = None
     record.spoken = template.replace("{speech}", said)
     await async_say(chat_log, record.agent_id, record.spoken)

@@ -44,6 +44,7 @@ from .const import (
     DOMAIN,
 )
 from .runtime import AgenticConfigEntry
+from .server.faults import async_note_outcome
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
 _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
@@ -77,6 +78,11 @@ def build_provider(
         _ConnectionModel(hass, *fallback, options) if fallback else None,
         routes.setdefault(subentry.subentry_id, RouteState()),
         on_primary_error=on_primary_error,
+        # A server that is up but set up wrongly: a Repair naming the fix, until it
+        # answers again.
+        on_primary_outcome=lambda error: async_note_outcome(
+            hass, entry, subentry, error
+        ),
     )
 
 

@@ -25,6 +25,7 @@ from .agent import (
     LoopResult,
     StopReason,
 )
+from .agent.server_errors import SetupFault, server_problem
 from .const import DOMAIN
 from .done_actions import Action, actions_done
 
@@ -49,6 +50,23 @@ class Problem(StrEnum):
     UNEXPECTED = "unexpected"
     CONVERSATION_BUSY = "conversation_busy"
     LLM_API_UNAUTHORIZED = "llm_api_unauthorized"
+    SERVER_NO_TOOLS = "server_no_tools"
+    SERVER_CONTEXT = "server_context"
+    SERVER_MODEL_MISSING = "server_model_missing"
+
+
+# A server that is up but set up wrongly: the true cause, not "not available".
+_FAULT_PROBLEMS = {
+    SetupFault.NO_TOOLS: Problem.SERVER_NO_TOOLS,
+    SetupFault.CONTEXT: Problem.SERVER_CONTEXT,
+    SetupFault.MODEL_MISSING: Problem.SERVER_MODEL_MISSING,
+}
+# The same, before Home Assistant's own agent's answer.
+_LOCAL_PREFACES = {
+    SetupFault.NO_TOOLS: "server_no_tools_local",
+    SetupFault.CONTEXT: "server_context_local",
+    SetupFault.MODEL_MISSING: "server_model_missing_local",
+}
 
 
 _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
@@ -88,6 +106,8 @@ class Fallback:
 
 def problem_for_error(error: LLMError | None) -> Problem:
     """The spoken problem for a provider error."""
+    if error is not None and (fault := server_problem(error)) is not None:
+        return _FAULT_PROBLEMS[fault.fault]
     for error_type, problem in _ERROR_PROBLEMS:
         if isinstance(error, error_type):
             return problem
@@ -114,6 +134,13 @@ def fallback_for(
     if result.stop_reason is StopReason.LLM_ERROR:
         return Fallback(problem_for_error(result.error), done)
     return Fallback(Problem.EMPTY_ANSWER, done)
+
+
+def local_preface_key(error: LLMError | None) -> str:
+    """The phrase that introduces HA's own agent's answer after this error."""
+    if error is not None and (fault := server_problem(error)) is not None:
+        return _LOCAL_PREFACES[fault.fault]
+    return "local_fallback"
 
 
 async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -> str:

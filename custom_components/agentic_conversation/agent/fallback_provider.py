@@ -62,13 +62,19 @@ class FallbackProvider:
         state: RouteState,
         *,
         on_primary_error: Callable[[LLMError], None] | None = None,
+        on_primary_outcome: Callable[[LLMError | None], None] | None = None,
         clock: Clock | None = None,
     ) -> None:
-        """Wrap the primary and the optional fallback; report to `state`."""
+        """Wrap the primary and the optional fallback; report to `state`.
+
+        `on_primary_error` hears the primary's failures that send a call to the
+        fallback; `on_primary_outcome` every answer (None) or failure of the primary.
+        """
         self._primary = primary
         self._fallback = fallback
         self._state = state
         self._on_primary_error = on_primary_error
+        self._on_primary_outcome = on_primary_outcome
         self._clock = clock
 
     async def complete(
@@ -104,6 +110,8 @@ class FallbackProvider:
                     timeout=timeout,
                 )
             except LLMError as err:
+                if self._on_primary_outcome is not None:
+                    self._on_primary_outcome(err)
                 left = None if timeout is None else timeout - (clock() - started)
                 out_of_time = left is not None and left < MIN_ATTEMPT_TIME
                 if (
@@ -118,6 +126,8 @@ class FallbackProvider:
                     self._on_primary_error(err)
                 error, reason, failure = err, f"primary failed: {err}", str(err)
             else:
+                if self._on_primary_outcome is not None:
+                    self._on_primary_outcome(None)
                 breaker.record_success()
                 state.report(Route.OK)
                 if response.tool_calls:

@@ -112,11 +112,18 @@ def retry_after(headers: Any) -> float | None:
         return None
 
 
+# Figures llama-server puts beside its message (a context too small for the request).
+_BODY_FIGURES = ("n_prompt_tokens", "n_ctx")
+
+
 def _body_message(body: object) -> str | None:
     if isinstance(body, dict):
         message = body.get("message") or body.get("error")
         if isinstance(message, str):
-            return message
+            figures = ", ".join(
+                f"{key}={body[key]}" for key in _BODY_FIGURES if key in body
+            )
+            return f"{message} ({figures})" if figures else message
         if isinstance(message, dict):
             return _body_message(message)
     if isinstance(body, str) and body:
