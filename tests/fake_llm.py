@@ -220,6 +220,8 @@ class FakeLLM:
         probe_tool_reply: How the server answers the tool probe: by default with a
             tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
             ignores tools.
+        props_body: If set, `GET /props` answers with it (llama.cpp's server).
+        show_body: If set, `POST /api/show` answers with it (Ollama).
     """
 
     def __init__(self, *, model_ids: Sequence[str] = (MODEL,)) -> None:
@@ -234,6 +236,8 @@ class FakeLLM:
         self.probe_requests: list[dict[str, Any]] = []
         self.holds: list[bool] = []
         self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
+        self.props_body: Any = None
+        self.show_body: Any = None
         self._script: deque[Reply] = deque()
         self._closing = asyncio.Event()
         self._received = asyncio.Event()
@@ -269,6 +273,8 @@ class FakeLLM:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._chat_completions)
         app.router.add_get("/v1/models", self._models)
+        app.router.add_get("/props", self._props)
+        app.router.add_post("/api/show", self._show)
         # For tests that run the server in another process (python -m tests.fake_llm).
         app.router.add_post("/control/script", self._control_script)
         app.router.add_get("/control/requests", self._control_requests)
@@ -322,6 +328,16 @@ class FakeLLM:
                 ],
             }
         )
+
+    async def _props(self, request: web.Request) -> web.Response:
+        if self.props_body is None:
+            return web.Response(status=404, text="Not Found")
+        return web.json_response(self.props_body)
+
+    async def _show(self, request: web.Request) -> web.Response:
+        if self.show_body is None:
+            return web.Response(status=404, text="404 page not found")
+        return web.json_response(self.show_body)
 
     async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()

@@ -168,3 +168,66 @@ def setup_reply(name: str) -> Reply:
     """The server's answer, as the fake LLM server sends it."""
     status, body, _, _ = SETUP_ERRORS[name]
     return Reply("error", status=status, body=body)
+
+
+# llama-server's GET /props (abridged: the fields around n_ctx as sent).
+LLAMA_CPP_PROPS: dict[str, Any] = {
+    "default_generation_settings": {
+        "id": 0,
+        "id_task": -1,
+        "n_ctx": 4096,
+        "speculative": False,
+        "is_processing": False,
+        "params": {"n_predict": -1, "temperature": 0.8, "top_k": 40, "top_p": 0.95},
+    },
+    "total_slots": 1,
+    "model_path": "/models/qwen2.5-7b-instruct-q4_k_m.gguf",
+    "modalities": {"vision": False, "audio": False},
+    "bos_token": "<|endoftext|>",
+    "eos_token": "<|im_end|>",
+    "build_info": "b6123-abc1234",
+}
+
+# Ollama's POST /api/show for a model with num_ctx set in its Modelfile.
+OLLAMA_SHOW: dict[str, Any] = {
+    "license": "Apache License 2.0",
+    "modelfile": f"FROM {MODEL}\nPARAMETER num_ctx 8192\n",
+    "parameters": 'num_ctx                        8192\nstop                           "<|im_start|>"\nstop                           "<|im_end|>"',
+    "template": "{{ .Prompt }}",
+    "details": {
+        "parent_model": "",
+        "format": "gguf",
+        "family": "qwen3",
+        "families": ["qwen3"],
+        "parameter_size": "8.2B",
+        "quantization_level": "Q4_K_M",
+    },
+    "model_info": {
+        "general.architecture": "qwen3",
+        "general.parameter_count": 8190735360,
+        "qwen3.context_length": 40960,
+        "qwen3.embedding_length": 4096,
+    },
+    "capabilities": ["completion", "tools", "thinking"],
+    "modified_at": "2025-05-01T10:00:00.000000000Z",
+}
+
+
+# vLLM's GET /v1/models: each model with the max_model_len it was started with.
+def vllm_models(model: str, max_model_len: int) -> dict[str, Any]:
+    """The model list vLLM sends."""
+    return {
+        "object": "list",
+        "data": [
+            {
+                "id": model,
+                "object": "model",
+                "created": 1735689600,
+                "owned_by": "vllm",
+                "root": model,
+                "parent": None,
+                "max_model_len": max_model_len,
+                "permission": [],
+            }
+        ],
+    }

@@ -18,6 +18,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_TOKENS,
 )
 from tests.fake_llm import FakeLLM, Reply
+from tests.server_replies import LLAMA_CPP_PROPS
 from tests.test_conversation import _agent, _ask, _speech
 
 MARKER = "…[shortened to fit the context"
@@ -171,3 +172,37 @@ async def test_a_context_too_small_for_the_tools_is_spoken(
     assert _speech(result) == spoken
     assert result.response.error_code is intent.IntentResponseErrorCode.UNKNOWN
     assert fake_llm.requests == []
+
+
+async def test_requests_fit_the_context_the_server_tells(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """llama-server runs the model with 4096 tokens: requests fit that, not 16384."""
+    fake_llm.props_body = LLAMA_CPP_PROPS
+    agent = await _agent(
+        ha_core,
+        fake_llm,
+        **{CONF_CONTEXT_WINDOW: 16384, CONF_HISTORY_TOKENS: 1_000_000},
+    )
+    await ha_core.async_block_till_done(wait_background_tasks=True)
+    conversation_id = None
+    for turn in range(12):
+        fake_llm.script([Reply.text(f"Answer {turn}.")])
+        result = await _ask(
+            ha_core,
+            agent,
+            f"request {turn}: " + "tell me more. " * 150,
+            conversation_id,
+        )
+        conversation_id = result.conversation_id
+
+    assert _speech(result) == "Answer 11."
+    budget = (4096 - 1024) * 4
+    sizes = [_sent_size(request) for request in fake_llm.requests]
+    assert max(sizes) <= budget
+    assert sizes[-1] > budget * 0.6  # trimmed to the server's room, not emptied
+    users = [
+        m["content"] for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"
+    ]
+    assert users[-1].startswith("request 11: ")
+    assert not any(u.startswith("request 0: ") for u in users)

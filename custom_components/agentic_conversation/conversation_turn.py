@@ -125,7 +125,10 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK),
     )
     try:
-        loop = _build_loop(provider, subentry, chat_log)
+        found = entry.runtime_data.capabilities.get(subentry.subentry_id)
+        loop = _build_loop(
+            provider, subentry, chat_log, found.context_tokens if found else None
+        )
         sent = trim_to_budget(
             history,
             int(subentry.data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
@@ -201,9 +204,13 @@ def _build_loop(
     provider: LLMProvider,
     subentry: ConfigSubentry,
     chat_log: conversation.ChatLog,
+    server_context: int | None = None,
 ) -> AgenticLoop:
-    """The loop for this agent's options."""
+    """The loop for this agent's options (fitted to the server's context if told)."""
     options = subentry.data
+    context = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW))
+    if server_context is not None and server_context < context:
+        context = server_context
     turn_timeout = float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT))
     if options.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK):
         # Home Assistant's own agent answers within the turn timeout, not after it.
@@ -218,9 +225,7 @@ def _build_loop(
             ),
             tool_timeout=float(options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
             turn_timeout=turn_timeout,
-            context_tokens=int(
-                options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW)
-            ),
+            context_tokens=context,
             answer_tokens=int(options.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
         ),
         system_prompt=system.content

@@ -5,6 +5,8 @@ template has no tool support). The agent would then talk but never act; a repair
 says so instead of leaving the user to guess.
 """
 
+from dataclasses import replace
+
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
@@ -62,19 +64,20 @@ async def async_check_agent(
     wants_stream = bool(options.get(CONF_STREAM, DEFAULT_STREAM))
     if not wants_tools and not wants_stream:
         return
+    provider = _probe_provider(entry, options.get(CONF_MODEL, ""))
     found = await probe_endpoint(
-        _probe_provider(entry, options.get(CONF_MODEL, "")),
-        tools=wants_tools,
-        streaming=wants_stream,
-        limit=PROBE_LIMIT,
+        provider, tools=wants_tools, streaming=wants_stream, limit=PROBE_LIMIT
     )
+    # Requests are fitted to the server's context where it tells it.
+    found = replace(found, context_tokens=await provider.async_context_size())
     entry.runtime_data.capabilities[subentry.subentry_id] = found
     LOGGER.info(
-        "Endpoint check for agent %s (%s): tools %s, streaming %s (%s)",
+        "Endpoint check for agent %s (%s): tools %s, streaming %s, context %s (%s)",
         subentry.title,
         options.get(CONF_MODEL),
         found.tools,
         found.streaming,
+        found.context_tokens or "not told",
         found.detail,
     )
     if wants_tools and found.tools is False:

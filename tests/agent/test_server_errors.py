@@ -7,8 +7,14 @@ from custom_components.agentic_conversation.agent import (
     OpenAICompatibleProvider,
 )
 from custom_components.agentic_conversation.agent.server_errors import server_problem
-from tests.fake_llm import FakeLLM, Reply
-from tests.server_replies import SETUP_ERRORS, setup_reply
+from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.server_replies import (
+    LLAMA_CPP_PROPS,
+    OLLAMA_SHOW,
+    SETUP_ERRORS,
+    setup_reply,
+    vllm_models,
+)
 
 from .common import spec
 
@@ -50,3 +56,37 @@ async def test_other_errors_name_no_fix(
         await provider.complete([{"role": "user", "content": "hi"}], [])
 
     assert server_problem(raised.value) is None
+
+
+async def test_context_size_from_llama_cpp_props(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """llama-server tells its slots' n_ctx at /props."""
+    fake_llm.props_body = LLAMA_CPP_PROPS
+    assert await provider.async_context_size() == 4096
+
+
+async def test_context_size_from_ollama_show(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """Ollama: the model's num_ctx; without one, its default 4096 (below the trained)."""
+    fake_llm.show_body = OLLAMA_SHOW
+    assert await provider.async_context_size() == 8192
+
+    fake_llm.show_body = {**OLLAMA_SHOW, "parameters": 'stop "<|im_end|>"'}
+    assert await provider.async_context_size() == 4096
+
+
+async def test_context_size_from_vllm_models(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """The vLLM model list carries max_model_len."""
+    fake_llm.models_body = vllm_models(MODEL, 32768)
+    assert await provider.async_context_size() == 32768
+
+
+async def test_a_server_that_does_not_tell_gives_none(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """OpenAI-style servers: no figure anywhere (404s), no guess."""
+    assert await provider.async_context_size() is None

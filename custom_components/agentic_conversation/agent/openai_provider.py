@@ -14,6 +14,7 @@ import httpx
 import httpx2
 import openai
 
+from .context_size import async_context_size
 from .errors import LLMConnectionError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
@@ -150,6 +151,19 @@ class OpenAICompatibleProvider:
         # Some servers list entries without an id; they cannot be chosen anyway.
         ids = (getattr(model, "id", None) for model in page.data)
         return [model_id for model_id in ids if isinstance(model_id, str) and model_id]
+
+    async def async_context_size(self) -> int | None:
+        """The context size the server runs the model with, if it tells (else None)."""
+        await self.async_prepare()
+        client = self._client
+        assert client is not None
+
+        async def fetch(url: str, body: dict[str, Any] | None) -> Any:
+            if body is None:
+                return await client.get(url, cast_to=object)
+            return await client.post(url, cast_to=object, body=body)
+
+        return await async_context_size(fetch, str(client.base_url), self._model)
 
     async def complete(
         self,

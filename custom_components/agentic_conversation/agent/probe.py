@@ -33,6 +33,8 @@ class EndpointCapabilities:
     tools: bool | None
     streaming: bool | None
     detail: str
+    context_tokens: int | None = None
+    """The context size the server runs the model with, where it tells."""
 
 
 async def probe_endpoint(
