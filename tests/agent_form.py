@@ -15,6 +15,8 @@ from custom_components.agentic_conversation.const import (
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
+    CONF_EXTRA_BODY,
+    CONF_EXTRA_HEADERS,
     CONF_FALLBACK_MODEL,
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
@@ -38,6 +40,7 @@ CONTROL = "control_and_safety"
 FALLBACK = "fallback"
 MEMORY = "memory"
 LIMITS = "limits_and_timing"
+SERVER = "server_extras"
 TUNING = (MEMORY, LIMITS)
 # Where each option is in the form: written out here, not taken from the code.
 SECTION_OF: dict[str, str] = {
@@ -66,6 +69,8 @@ SECTION_OF: dict[str, str] = {
     CONF_HISTORY_TOKENS: LIMITS,
     CONF_CONTEXT_WINDOW: LIMITS,
     CONF_STREAM: LIMITS,
+    CONF_EXTRA_BODY: SERVER,
+    CONF_EXTRA_HEADERS: SERVER,
 }
 
 

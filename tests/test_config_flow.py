@@ -54,6 +54,7 @@ from tests.agent_form import (
     MEMORY,
     MODEL_SECTION,
     SECTION_OF,
+    SERVER,
     nest,
     sections,
     shown,
@@ -648,7 +649,7 @@ async def test_agent_flow_needs_a_loaded_connection(
 async def test_each_section_holds_its_fields(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """Model, control and fallback always; memory and limits once the switch is off."""
+    """Model, control, fallback and server extras always; memory and limits once off."""
     hass = ha_core
     entry = _entry(hass, fake_llm)
     assert await hass.config_entries.async_setup(entry.entry_id)
@@ -657,11 +658,12 @@ async def test_each_section_holds_its_fields(
     # A new agent starts on the recommended settings: no tuning sections.
     assert shown(result)[CONF_RECOMMENDED] is True
     found = sections(result)
-    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK]
+    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, SERVER]
     assert {name: s.options["collapsed"] for name, s in found.items()} == {
         MODEL_SECTION: False,
         CONTROL: False,
         FALLBACK: True,
+        SERVER: True,
     }
 
     result = await hass.config_entries.subentries.async_configure(
@@ -670,7 +672,7 @@ async def test_each_section_holds_its_fields(
     )
 
     found = sections(result)
-    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, MEMORY, LIMITS]
+    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, MEMORY, LIMITS, SERVER]
     # Just switched off: the tuning sections open.
     assert not found[MEMORY].options["collapsed"]
     assert not found[LIMITS].options["collapsed"]

@@ -294,6 +294,9 @@ class _Code:
             self.flow_aborts.add(self._value(keywords["reason"], module))
         if function == "async_show_form" and "step_id" in keywords:
             self.shown_steps.add(self._value(keywords["step_id"], module))
+        if function == "ExtrasError" and node.args:
+            # A request-extras check's form error (server/extras.py).
+            self.flow_errors.add(self._value(node.args[0], module))
         if function == "MemoryLimitError" and node.args:
             # Carries its key to a ServiceValidationError (todo.py): checked here.
             key = self._value(node.args[0], module)

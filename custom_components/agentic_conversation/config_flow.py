@@ -48,6 +48,8 @@ from .const import (
     CONF_CONVERSATION_EXPIRY,
     CONF_DEVICE_CONTINUITY,
     CONF_ENABLED_TOOLS,
+    CONF_EXTRA_BODY,
+    CONF_EXTRA_HEADERS,
     CONF_FALLBACK_MODEL,
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
@@ -93,6 +95,7 @@ from .const import (
 )
 from .provider_factory import fallback_choices
 from .redact import redact_url
+from .server.extras import ExtrasError, parse_body_extras, parse_header_extras
 
 # Listing models is all validation needs; a server that takes longer is not usable.
 VALIDATION_TIMEOUT = 10.0
@@ -414,6 +417,17 @@ def _check_agent_options(options: dict[str, Any]) -> dict[str, str]:
         errors[CONF_TURN_TIMEOUT] = "turn_timeout_too_short"
     if options[CONF_CONTEXT_WINDOW] <= options[CONF_MAX_TOKENS]:
         errors[CONF_CONTEXT_WINDOW] = "context_window_too_small"
+    for field, parse in (
+        (CONF_EXTRA_BODY, parse_body_extras),
+        (CONF_EXTRA_HEADERS, parse_header_extras),
+    ):
+        if not (text := str(options.pop(field, None) or "").strip()):
+            continue  # none: not stored
+        options[field] = text
+        try:
+            parse(text)
+        except ExtrasError as err:
+            errors.update({field: err.key})  # its keys: ExtrasError(...) in extras.py
     return errors
 
 
@@ -432,8 +446,16 @@ SECTION_CONTROL: Final = "control_and_safety"
 SECTION_FALLBACK: Final = "fallback"
 SECTION_MEMORY: Final = "memory"
 SECTION_LIMITS: Final = "limits_and_timing"
+SECTION_SERVER: Final = "server_extras"
 SECTIONS: Final = frozenset(
-    {SECTION_MODEL, SECTION_CONTROL, SECTION_FALLBACK, SECTION_MEMORY, SECTION_LIMITS}
+    {
+        SECTION_MODEL,
+        SECTION_CONTROL,
+        SECTION_FALLBACK,
+        SECTION_MEMORY,
+        SECTION_LIMITS,
+        SECTION_SERVER,
+    }
 )
 # Hidden while the recommended settings are on.
 TUNING_SECTIONS: Final = frozenset({SECTION_MEMORY, SECTION_LIMITS})
@@ -554,6 +576,12 @@ def _agent_schema(
             CONF_LOCAL_FALLBACK, default=DEFAULT_LOCAL_FALLBACK
         ): BooleanSelector(),
     }
+    # Optional and empty unless a server needs them: not under the recommended switch.
+    json_text = TextSelector(TextSelectorConfig(multiline=True))
+    server = {
+        probatio.Optional(CONF_EXTRA_BODY): json_text,
+        probatio.Optional(CONF_EXTRA_HEADERS): json_text,
+    }
     schema: dict[Any, Any] = {
         probatio.Required(SECTION_MODEL): _section(model, collapsed=False),
         probatio.Required(SECTION_CONTROL): _section(control, collapsed=False),
@@ -567,6 +595,7 @@ def _agent_schema(
         schema[probatio.Required(SECTION_LIMITS)] = _section(
             _limits_fields(), collapsed=not reveal
         )
+    schema[probatio.Required(SECTION_SERVER)] = _section(server, collapsed=True)
     return probatio.Schema(schema)
 
 

@@ -22,6 +22,9 @@ CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_HISTORY_TOKENS: Final = "history_tokens"
 CONF_CONTEXT_WINDOW: Final = "context_window"
 CONF_STREAM: Final = "stream"
+# Per-agent JSON text: extra request body fields and headers (server/extras.py).
+CONF_EXTRA_BODY: Final = "extra_body"
+CONF_EXTRA_HEADERS: Final = "extra_headers"
 
 DEFAULT_MODEL: Final = "gpt-4o-mini"
 DEFAULT_MAX_ITERATIONS: Final = 10

@@ -4,7 +4,7 @@ The primary model is retried once and backed by the agent's fallback model, on t
 connection or another one of this integration, if one is set.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 import re
 from typing import Any
 
@@ -31,6 +31,8 @@ from .agent import (
 )
 from .const import (
     CONF_BASE_URL,
+    CONF_EXTRA_BODY,
+    CONF_EXTRA_HEADERS,
     CONF_FALLBACK_MODEL,
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_MAX_TOKENS,
@@ -42,8 +44,10 @@ from .const import (
     DEFAULT_STREAM,
     DEFAULT_TURN_TIMEOUT,
     DOMAIN,
+    LOGGER,
 )
 from .runtime import AgenticConfigEntry
+from .server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .server.faults import async_note_outcome
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
@@ -123,7 +127,18 @@ def _openai(
         stream=bool(options.get(CONF_STREAM, DEFAULT_STREAM)),
         client=entry.runtime_data.client,
         first_token_timeout=first_token_timeout,
+        # Checked when saved; one stored before that check counts as none.
+        extra_body=_extras(parse_body_extras, options.get(CONF_EXTRA_BODY)),
+        extra_headers=_extras(parse_header_extras, options.get(CONF_EXTRA_HEADERS)),
     )
+
+
+def _extras[T](parse: Callable[[str | None], T], text: Any) -> T | None:
+    try:
+        return parse(text if isinstance(text, str) else None)
+    except ExtrasError as err:
+        LOGGER.warning("Ignoring the agent's request extras: %s", err.key)
+        return None
 
 
 class _ConnectionModel:

@@ -4,7 +4,7 @@ OpenAI itself, Ollama, llama.cpp / llama-cpp-python, vLLM, LM Studio, LocalAI, .
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 import contextlib
 import inspect
 import logging
@@ -24,6 +24,22 @@ from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
+
+# Sent by the provider itself (or its options): extras never replace them.
+RESERVED_FIELDS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "stream",
+        "stream_options",
+        "n",
+        "temperature",
+        "max_tokens",
+        "max_completion_tokens",
+    }
+)
 
 # Local servers need no key, but the SDK insists on one (and would otherwise read
 # OPENAI_API_KEY from the environment and send it to whatever server is configured).
@@ -56,6 +72,8 @@ class OpenAICompatibleProvider:
         client: openai.AsyncOpenAI | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         first_token_timeout: float | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> None:
         """Initialise; no I/O happens here.
 
@@ -74,6 +92,9 @@ class OpenAICompatibleProvider:
             max_retries: SDK retries of a failed request.
             first_token_timeout: Seconds until the first streamed chunk (any, tool
                 calls too) or the whole non-streamed answer; None: no such limit.
+            extra_body: Fields some servers need in each chat request (e.g.
+                `chat_template_kwargs`); never replacing a field the request sets.
+            extra_headers: Headers to send with each request.
         """
         self._base_url = base_url
         self._api_key = api_key or NO_API_KEY
@@ -87,6 +108,8 @@ class OpenAICompatibleProvider:
         self._given_client = client
         self._max_retries = max_retries
         self._first_token_timeout = first_token_timeout
+        self._extra_body = dict(extra_body or {})
+        self._extra_headers = dict(extra_headers or {})
         self._client: openai.AsyncOpenAI | None = None
         self._prepare_lock = asyncio.Lock()
 
@@ -188,13 +211,22 @@ class OpenAICompatibleProvider:
         # The SDK walks every message and tool definition against its TypedDicts
         # (about 0.6 ms a request, on a par with everything else it does); ours are
         # plain JSON already, so they go in as the body itself, sent unchanged.
-        body: dict[str, Any] = {"messages": wire_messages(messages)}
+        # The agent's own fields win over any extra of the same name.
+        body: dict[str, Any] = {
+            **self._extra_body,
+            "messages": wire_messages(messages),
+        }
         request: dict[str, Any] = {
             "model": self._model,
             "messages": [],
             "extra_body": body,
             "timeout": request_timeout,
         }
+        for field in RESERVED_FIELDS:
+            if field != "messages":
+                body.pop(field, None)
+        if self._extra_headers:
+            request["extra_headers"] = self._extra_headers
         if tools:
             body["tools"] = [tool.to_openai() for tool in tools]
             # llama-cpp-python ignores tools unless tool_choice is given.
