@@ -20,7 +20,7 @@ def _ask(what: str) -> str:
     return output.strip().splitlines()[-1]
 
 
-def start_llama_server(port: int) -> subprocess.Popen[bytes]:
+def start_llama_server(port: int, *, ctx_size: int = 8192) -> subprocess.Popen[bytes]:
     """llama-server with SmolLM2-135M on 127.0.0.1:port; the caller stops it."""
     binary = _ask("ensure")
     model = _ask("model")
@@ -35,7 +35,7 @@ def start_llama_server(port: int) -> subprocess.Popen[bytes]:
             str(port),
             "--jinja",  # the model's own chat template
             "--ctx-size",
-            "8192",
+            str(ctx_size),
             "--threads",
             "2",
             "--alias",
