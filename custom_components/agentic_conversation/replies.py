@@ -25,6 +25,7 @@ from .agent import (
     LoopResult,
     StopReason,
 )
+from .confirmation import Ask
 from .const import DOMAIN
 from .done_actions import Action, actions_done
 
@@ -63,16 +64,6 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
 )
-
-# How each kind of risky action (risk.RiskKind) is asked about.
-_ACTION_KEYS = {
-    "unlock": "action_unlock",
-    "open": "action_open",
-    "disarm": "action_disarm",
-    "turn_on": "action_turn_on",
-    "turn_off": "action_turn_off",
-    "other": "action_other",
-}
 
 # Used only if the translation files cannot be read at all.
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
@@ -131,24 +122,37 @@ async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -
 async def async_render_question(
     hass: HomeAssistant,
     language: str,
-    asks: Sequence[tuple[str, Sequence[str]]],
+    asks: Sequence[Ask],
     done: Sequence[Action],
     *,
     needs_pin: bool,
 ) -> str:
     """The question about held actions, after what was already done, in words.
 
-    `asks` are (kind, names) pairs: kind is a `risk.RiskKind` value.
+    Each script, scene, automation or button asked about is followed by what it does
+    ("Shall I run Welcome Home? It unlocks Front door.").
     """
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
-    actions = joiner.join(
-        (strings.get(_ACTION_KEYS.get(kind, "action_other")) or "{names}").format(
-            names=joiner.join(names)
+
+    def told(pairs: Sequence[tuple[str, Sequence[str]]], prefix: str) -> str:
+        # Keys are `<prefix><risk.RiskKind value>`, e.g. action_unlock, does_unlock.
+        return joiner.join(
+            (
+                strings.get(f"{prefix}{kind}")
+                or strings.get(f"{prefix}other")
+                or "{names}"
+            ).format(names=joiner.join(names))
+            for kind, names in pairs
         )
-        for kind, names in asks
-    )
+
+    actions = told([(ask.kind, ask.names) for ask in asks], "action_")
     parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]
+    does = [item for ask in asks for item in ask.does]
+    for name, effects in does:
+        key = "effect_it" if len(does) == 1 else "effect_named"
+        template = strings.get(key) or "{name}: {effects}."
+        parts.append(template.format(name=name, effects=told(effects, "does_")))
     if done:
         parts.insert(0, f"{told_done(done, strings)}.")
     if needs_pin:
