@@ -23,7 +23,7 @@ from homeassistant.helpers.service import async_get_cached_service_description
 from .agent import ToolHeldError, ToolSpec, ToolValidationError
 from .confirmation import HELD_MESSAGE
 from .risk import intent_effects
-from .safety.effects import UNKNOWN_SERVICE, Effect
+from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .tool_options import gate_of
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
@@ -114,16 +114,19 @@ class ChatLogToolDispatcher:
             return []
         # The same reading of entity ids (and registry ids) as call_service's data.
         entity_ids = {resolve_entity_ref(hass, ref) for ref in entity_refs(arguments)}
-        effects = [
-            Effect(entity_id, entity_id.split(".", 1)[0], UNKNOWN_SERVICE, arguments)
-            for entity_id in sorted(entity_ids)
-            if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
-        ]
+        effects: list[Effect] = []
         if (script := script_of(tool)) is not None:
-            # A script's own tool runs it, its fields as its variables.
+            # A script's own tool runs it, its fields as its variables: what the
+            # script does with an entity it is given is known, not guessed.
             effects.append(
                 Effect(script, "script", "turn_on", {"variables": arguments})
             )
+            entity_ids -= {e.entity_id for e in runnable_effects(hass, effects[0])}
+        effects.extend(
+            Effect(entity_id, entity_id.split(".", 1)[0], UNKNOWN_SERVICE, arguments)
+            for entity_id in sorted(entity_ids)
+            if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
+        )
         return effects
 
 
