@@ -65,6 +65,20 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
 )
 
+# How each kind of risky action (risk.RiskKind) is asked about, and told of as what
+# a script, scene, automation or button does.
+_ACTION_KEYS = {
+    "unlock": ("action_unlock", "does_unlock"),
+    "open": ("action_open", "does_open"),
+    "disarm": ("action_disarm", "does_disarm"),
+    "turn_on": ("action_turn_on", "does_turn_on"),
+    "turn_off": ("action_turn_off", "does_turn_off"),
+    "other": ("action_other", "does_other"),
+    "run": ("action_run", "does_other"),
+    "activate": ("action_activate", "does_other"),
+    "press": ("action_press", "does_other"),
+}
+
 # Used only if the translation files cannot be read at all.
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
 
@@ -135,24 +149,22 @@ async def async_render_question(
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
 
-    def told(pairs: Sequence[tuple[str, Sequence[str]]], prefix: str) -> str:
-        # Keys are `<prefix><risk.RiskKind value>`, e.g. action_unlock, does_unlock.
+    def told(pairs: Sequence[tuple[str, Sequence[str]]], which: int) -> str:
         return joiner.join(
             (
-                strings.get(f"{prefix}{kind}")
-                or strings.get(f"{prefix}other")
+                strings.get(_ACTION_KEYS.get(kind, _ACTION_KEYS["other"])[which])
                 or "{names}"
             ).format(names=joiner.join(names))
             for kind, names in pairs
         )
 
-    actions = told([(ask.kind, ask.names) for ask in asks], "action_")
+    actions = told([(ask.kind, ask.names) for ask in asks], 0)
     parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]
     does = [item for ask in asks for item in ask.does]
     for name, effects in does:
         key = "effect_it" if len(does) == 1 else "effect_named"
         template = strings.get(key) or "{name}: {effects}."
-        parts.append(template.format(name=name, effects=told(effects, "does_")))
+        parts.append(template.format(name=name, effects=told(effects, 1)))
     if done:
         parts.insert(0, f"{told_done(done, strings)}.")
     if needs_pin:

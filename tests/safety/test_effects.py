@@ -552,3 +552,54 @@ async def test_hidden_reads_exactly_like_missing(
     assert told_hidden == told_missing
     assert "exposed" not in told_missing
     assert _state(hass, BACK_LOCK) == "locked"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "run Welcome Home",
+        "start welcome home",
+        "activate Open house",
+        "turn on Open house",
+    ],
+)
+async def test_the_local_route_never_runs_them(
+    runnables: HomeAssistant,
+    fake_llm: FakeLLM,
+    caplog: pytest.LogCaptureFixture,
+    sentence: str,
+) -> None:
+    """The LLM is down: Home Assistant's own agent, which understands these, may not
+    run them either (Home Assistant's strict matching knows no button names)."""
+    hass = runnables
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: MERGED_APIS})
+    await hass.async_block_till_done(wait_background_tasks=True)
+    fake_llm.script([Reply.error(500)] * 2)
+
+    result = await _ask(hass, agent, sentence)
+    await hass.async_block_till_done()
+
+    assert _state(hass, LOCK) == "locked"
+    assert _speech(result) == (
+        "The AI service had a problem answering. Please try again later."
+    )
+    assert "Not letting the basic assistant run HassTurnOn" in caplog.text
+
+
+async def test_the_local_route_still_runs_a_script_that_only_locks(
+    runnables: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """…while a harmless script still runs offline."""
+    hass = runnables
+    await hass.services.async_call("lock", "unlock", {"entity_id": LOCK}, blocking=True)
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: MERGED_APIS})
+    await hass.async_block_till_done(wait_background_tasks=True)
+    fake_llm.script([Reply.error(500)] * 2)
+
+    result = await _ask(hass, agent, "run Lock up")
+    await hass.async_block_till_done()
+
+    assert _speech(result) == (
+        "The AI service isn't available, so I used the basic assistant: Started"
+    )
+    assert _state(hass, LOCK) == "locked"
