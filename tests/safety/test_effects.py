@@ -569,8 +569,10 @@ async def test_the_local_route_never_runs_them(
     caplog: pytest.LogCaptureFixture,
     sentence: str,
 ) -> None:
-    """The LLM is down: Home Assistant's own agent, which understands these, may not
-    run them either (Home Assistant's strict matching knows no button names)."""
+    """The LLM is down: Home Assistant's own agent may not run them either.
+
+    (Its strict matching, the local route's, knows no button names: not tried.)
+    """
     hass = runnables
     agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: MERGED_APIS})
     await hass.async_block_till_done(wait_background_tasks=True)

@@ -52,22 +52,28 @@ async def locked(ha_core: HomeAssistant) -> HomeAssistant:
     return hass
 
 
+def _settings(name: str, engine: str, *, prefer_local: bool) -> dict[str, Any]:
+    return {
+        "conversation_engine": engine,
+        "conversation_language": "en",
+        "language": "en",
+        "name": name,
+        "stt_engine": None,
+        "stt_language": None,
+        "tts_engine": None,
+        "tts_language": None,
+        "tts_voice": None,
+        "wake_word_entity": None,
+        "wake_word_id": None,
+        "prefer_local_intents": prefer_local,
+    }
+
+
 async def _pipeline(ws: Any, name: str, engine: str, *, prefer_local: bool) -> str:
     await ws.send_json_auto_id(
         {
             "type": "assist_pipeline/pipeline/create",
-            "conversation_engine": engine,
-            "conversation_language": "en",
-            "language": "en",
-            "name": name,
-            "stt_engine": None,
-            "stt_language": None,
-            "tts_engine": None,
-            "tts_language": None,
-            "tts_voice": None,
-            "wake_word_entity": None,
-            "wake_word_id": None,
-            "prefer_local_intents": prefer_local,
+            **_settings(name, engine, prefer_local=prefer_local),
         }
     )
     msg = await ws.receive_json()
@@ -170,18 +176,7 @@ async def test_repair_follows_exposure_and_pipeline_changes(
         {
             "type": "assist_pipeline/pipeline/update",
             "pipeline_id": kitchen,
-            "conversation_engine": agent,
-            "conversation_language": "en",
-            "language": "en",
-            "name": "Kitchen satellite",
-            "stt_engine": None,
-            "stt_language": None,
-            "tts_engine": None,
-            "tts_language": None,
-            "tts_voice": None,
-            "wake_word_entity": None,
-            "wake_word_id": None,
-            "prefer_local_intents": False,
+            **_settings("Kitchen satellite", agent, prefer_local=False),
         }
     )
     assert (await ws.receive_json())["success"]

@@ -56,6 +56,14 @@ RUNS = {
     "button": frozenset({"press", "turn_on"}),
     "input_button": frozenset({"press", "turn_on"}),
 }
+# The service that runs each (a Repair asks what running one would do).
+RUN_SERVICE = {
+    "script": "turn_on",
+    "scene": "turn_on",
+    "automation": "trigger",
+    "button": "press",
+    "input_button": "press",
+}
 BUTTONS = frozenset({"button", "input_button"})
 # A button named like this opens something that lets people in (en, de, nl).
 OPENER_NAME = re.compile(

@@ -32,7 +32,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from ..const import CONF_CONFIRM_ENTITIES, DOMAIN, LOGGER
 from ..risk import OPENING_COVER_CLASSES, risks_behind
-from .effects import RUNS, Effect
+from .effects import RUN_SERVICE, Effect
 
 ISSUE_ID = "prefer_local_risky"
 ASSISTANT = "conversation"  # whose exposure settings HA's own agent follows
@@ -98,11 +98,11 @@ def _risky_exposed(hass: HomeAssistant, ask_before: Iterable[str]) -> list[str]:
             )
             or state.entity_id in asked
             or (
-                domain in RUNS
+                domain in RUN_SERVICE
                 and bool(
                     risks_behind(
                         hass,
-                        Effect(state.entity_id, domain, min(RUNS[domain]), {}),
+                        Effect(state.entity_id, domain, RUN_SERVICE[domain], {}),
                         asked,
                     )
                 )
