@@ -605,3 +605,34 @@ async def test_the_local_route_still_runs_a_script_that_only_locks(
         "The AI service isn't available, so I used the basic assistant: Started"
     )
     assert _state(hass, LOCK) == "locked"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "yes"),
+    [
+        ("de", "Soll ich Welcome Home ausführen? Das schließt Front door auf.", "ja"),
+        ("nl", "Zal ik Welcome Home uitvoeren? Dat ontgrendelt Front door.", "ja hoor"),
+    ],
+)
+async def test_the_question_in_german_and_dutch(
+    runnables: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    language: str,
+    question: str,
+    yes: str,
+) -> None:
+    """Asked in the user's language, by the script's own name."""
+    hass = runnables
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: MERGED_APIS})
+    name = await _tool(hass, "HassTurnOn", MERGED_APIS)
+    fake_llm.script([Reply.tool_calls([(name, {"name": "Welcome Home"}, "a")])])
+
+    asked = await _ask(hass, agent, "willkommen", language=language)
+    await hass.async_block_till_done()
+
+    assert _speech(asked) == question
+    assert _state(hass, LOCK) == "locked"
+    await _ask(hass, agent, yes, asked.conversation_id, language=language)
+    await hass.async_block_till_done()
+    assert _state(hass, LOCK) == "unlocked"

@@ -204,7 +204,7 @@ def _actions(
     if isinstance(action, str):
         yield from _service_action(hass, config, action, variables)
     elif (
-        "condition" not in config
+        not {"condition", "trigger", "platform"} & config.keys()
         and isinstance(domain := config.get("domain"), str)
         and isinstance(kind := config.get("type"), str)
         and isinstance(entity_ref := config.get("entity_id"), str)
