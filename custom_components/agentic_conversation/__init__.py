@@ -16,6 +16,7 @@ from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .routes import async_setup_routes
 from .runtime import AgenticConfigEntry, AgenticRuntimeData
+from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
@@ -113,6 +114,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     async_start_checks(hass, entry)
+    async_watch_pipelines(hass)
     return True
 
 
@@ -120,6 +122,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> 
     """Unload a connection; the HTTP client is HA's and stays open."""
     if unloaded := await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         await entry.runtime_data.conversations.async_flush()
+        async_check_pipelines(hass)  # its agents no longer count
     return unloaded
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
@@ -19,7 +19,8 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN, LOGGER
-from .risk import Effect, RiskKind, risk_of
+from .risk import RiskKind, risk_of, risks_behind
+from .safety.effects import Effect
 
 CONFIRM_SECONDS = 60
 _KEEP_EXPIRED_SECONDS = 600
@@ -49,6 +50,8 @@ class HeldAction:
     tool_name: str
     arguments: dict[str, Any]
     risks: tuple[tuple[Effect, RiskKind], ...]
+    # What each risky script, scene, automation or button sets off, by its entity id.
+    behind: tuple[tuple[str, tuple[tuple[Effect, RiskKind], ...]], ...] = ()
 
     @property
     def entity_ids(self) -> tuple[str, ...]:
@@ -96,22 +99,58 @@ class ConfirmationGate:
             tool_name,
             ", ".join(f"{e.domain}.{e.service} {e.entity_id}" for e, _ in risks),
         )
-        self.held[call_id] = HeldAction(tool_name, dict(arguments), risks)
+        behind = tuple(
+            (effect.entity_id, tuple(inner))
+            for effect, _ in risks
+            if (inner := risks_behind(self._hass, effect, self._ask_before))
+        )
+        self.held[call_id] = HeldAction(tool_name, dict(arguments), risks, behind)
         return False
 
 
-def asks(
-    hass: HomeAssistant, actions: Iterable[HeldAction]
-) -> list[tuple[str, list[str]]]:
-    """What to ask the user about: (risk kind, entity names), in order."""
-    grouped: dict[str, list[str]] = {}
+class Ask(NamedTuple):
+    """One kind of risky action, the names it acts on, and what runnables set off."""
+
+    kind: str
+    names: list[str]
+    # (runnable's name, [(kind, names)]) for each script, scene… among the names.
+    does: list[tuple[str, list[tuple[str, list[str]]]]]
+
+
+def asks(hass: HomeAssistant, actions: Iterable[HeldAction]) -> list[Ask]:
+    """What to ask the user about, in order: each script or scene with what it does."""
+    grouped: dict[str, Ask] = {}
     for action in actions:
+        behind = dict(action.behind)
         for effect, kind in action.risks:
-            state = hass.states.get(effect.entity_id)
-            names = grouped.setdefault(kind.value, [])
-            if (name := state.name if state else effect.entity_id) not in names:
-                names.append(name)
+            ask = grouped.setdefault(kind.value, Ask(kind.value, [], []))
+            if (name := _name(hass, effect.entity_id)) in ask.names:
+                continue
+            ask.names.append(name)
+            inner = [
+                (inner_effect, inner_kind)
+                for inner_effect, inner_kind in behind.get(effect.entity_id, ())
+                if inner_effect.entity_id != effect.entity_id
+            ]
+            if inner:
+                ask.does.append((name, _grouped_names(hass, inner)))
+    return list(grouped.values())
+
+
+def _grouped_names(
+    hass: HomeAssistant, risks: Iterable[tuple[Effect, RiskKind]]
+) -> list[tuple[str, list[str]]]:
+    grouped: dict[str, list[str]] = {}
+    for effect, kind in risks:
+        names = grouped.setdefault(kind.value, [])
+        if (name := _name(hass, effect.entity_id)) not in names:
+            names.append(name)
     return list(grouped.items())
+
+
+def _name(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    return state.name if state else entity_id
 
 
 def gate_refuses(

@@ -1,4 +1,4 @@
-"""Repairs: fix an agent whose model ignores tools from the repair issue itself."""
+"""Repairs: fix an agent whose model ignores tools, or pipelines that bypass it."""
 
 from typing import Any
 
@@ -14,12 +14,15 @@ from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN
 from .endpoint_check import async_calls_tools
 from .redact import redact_url
 from .runtime import AgenticConfigEntry
+from .safety.pipelines import ISSUE_ID as PREFER_LOCAL_ISSUE, PreferLocalFlow
 
 
 async def async_create_fix_flow(
     hass: HomeAssistant, issue_id: str, data: dict[str, Any] | None
 ) -> RepairsFlow:
-    """The fix flow of a "cannot use tools" issue (the only fixable one)."""
+    """The fix flow of an issue: prefer-local pipelines, or "cannot use tools"."""
+    if issue_id == PREFER_LOCAL_ISSUE:
+        return PreferLocalFlow()
     data = data or {}
     return ToolsUnsupportedFlow(str(data.get("entry_id")), str(data.get("subentry_id")))
 

@@ -26,6 +26,7 @@ from .agent import (
     StopReason,
 )
 from .agent.server_errors import SetupFault, server_problem
+from .confirmation import Ask
 from .const import DOMAIN
 from .done_actions import Action, actions_done
 
@@ -82,14 +83,18 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
 )
 
-# How each kind of risky action (risk.RiskKind) is asked about.
+# How each kind of risky action (risk.RiskKind) is asked about, and told of as what
+# a script, scene, automation or button does.
 _ACTION_KEYS = {
-    "unlock": "action_unlock",
-    "open": "action_open",
-    "disarm": "action_disarm",
-    "turn_on": "action_turn_on",
-    "turn_off": "action_turn_off",
-    "other": "action_other",
+    "unlock": ("action_unlock", "does_unlock"),
+    "open": ("action_open", "does_open"),
+    "disarm": ("action_disarm", "does_disarm"),
+    "turn_on": ("action_turn_on", "does_turn_on"),
+    "turn_off": ("action_turn_off", "does_turn_off"),
+    "other": ("action_other", "does_other"),
+    "run": ("action_run", "does_other"),
+    "activate": ("action_activate", "does_other"),
+    "press": ("action_press", "does_other"),
 }
 
 # Used only if the translation files cannot be read at all.
@@ -158,24 +163,35 @@ async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -
 async def async_render_question(
     hass: HomeAssistant,
     language: str,
-    asks: Sequence[tuple[str, Sequence[str]]],
+    asks: Sequence[Ask],
     done: Sequence[Action],
     *,
     needs_pin: bool,
 ) -> str:
     """The question about held actions, after what was already done, in words.
 
-    `asks` are (kind, names) pairs: kind is a `risk.RiskKind` value.
+    Each script, scene, automation or button asked about is followed by what it does
+    ("Shall I run Welcome Home? It unlocks Front door.").
     """
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
-    actions = joiner.join(
-        (strings.get(_ACTION_KEYS.get(kind, "action_other")) or "{names}").format(
-            names=joiner.join(names)
+
+    def told(pairs: Sequence[tuple[str, Sequence[str]]], which: int) -> str:
+        return joiner.join(
+            (
+                strings.get(_ACTION_KEYS.get(kind, _ACTION_KEYS["other"])[which])
+                or "{names}"
+            ).format(names=joiner.join(names))
+            for kind, names in pairs
         )
-        for kind, names in asks
-    )
+
+    actions = told([(ask.kind, ask.names) for ask in asks], 0)
     parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]
+    does = [item for ask in asks for item in ask.does]
+    for name, effects in does:
+        key = "effect_it" if len(does) == 1 else "effect_named"
+        template = strings.get(key) or "{name}: {effects}."
+        parts.append(template.format(name=name, effects=told(effects, 1)))
     if done:
         parts.insert(0, f"{told_done(done, strings)}.")
     if needs_pin:

@@ -2,18 +2,27 @@
 
 Risky by default: unlocking or opening a lock, disarming an alarm panel, opening a
 cover of device class garage, gate or door, opening a valve; plus any action on the
-entities the user lists for an agent. Decided on what Home Assistant would finally do
-to each entity (an intent's `HassTurnOff` on a lock is an unlock), never on words.
+entities the user lists for an agent; and running a script, scene, automation or
+button that sets off any of these (locking, closing and arming stay free). Decided on
+what Home Assistant would finally do to each entity (an intent's `HassTurnOff` on a
+lock is an unlock), never on words.
 """
 
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
 from enum import StrEnum
 from typing import Any
 
 from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
+
+from .safety.effects import (
+    PRESS_OPENER,
+    UNKNOWN_SERVICE,
+    Effect,
+    runnable_effects,
+    runs,
+)
 
 # Covers that let people in.
 OPENING_COVER_CLASSES = frozenset({"garage", "gate", "door"})
@@ -26,9 +35,6 @@ _ON_OFF = {
     "valve": ("open_valve", "close_valve"),
 }
 _SET_POSITION = {"cover": "set_cover_position", "valve": "set_valve_position"}
-# The service of a tool we cannot resolve (another integration's): on a lock, an alarm
-# panel, a door-like cover or a valve it may be anything, so it is asked about.
-UNKNOWN_SERVICE = "unknown"
 
 
 class RiskKind(StrEnum):
@@ -40,22 +46,60 @@ class RiskKind(StrEnum):
     TURN_ON = "turn_on"
     TURN_OFF = "turn_off"
     OTHER = "other"
+    # A script, scene, automation or button that sets off a risky action.
+    RUN = "run"
+    ACTIVATE = "activate"
+    PRESS = "press"
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """One service Home Assistant would call on one entity."""
-
-    entity_id: str
-    domain: str
-    service: str
-    data: Mapping[str, Any]
+_RUNNABLE_KINDS = {
+    "script": RiskKind.RUN,
+    "automation": RiskKind.RUN,
+    "scene": RiskKind.ACTIVATE,
+    "button": RiskKind.PRESS,
+    "input_button": RiskKind.PRESS,
+}
+# How deep scripts that run scripts (that activate scenes…) are followed.
+_MAX_DEPTH = 8
 
 
 def risk_of(
     hass: HomeAssistant, effect: Effect, ask_before: Collection[str]
 ) -> RiskKind | None:
-    """How an effect is risky, or None when it may run at once."""
+    """How an effect is risky, or None when it may run at once.
+
+    Running a script, scene, automation or button is as risky as what it sets off.
+    """
+    if runs(effect) and risks_behind(hass, effect, ask_before):
+        return _RUNNABLE_KINDS[effect.domain]
+    return _direct_risk(hass, effect, ask_before)
+
+
+def risks_behind(
+    hass: HomeAssistant,
+    effect: Effect,
+    ask_before: Collection[str],
+    _seen: tuple[str, ...] = (),
+) -> list[tuple[Effect, RiskKind]]:
+    """The risky effects a runnable sets off, through runnables it runs in turn."""
+    if not runs(effect) or effect.entity_id in _seen or len(_seen) >= _MAX_DEPTH:
+        return []
+    seen = (*_seen, effect.entity_id)
+    found: list[tuple[Effect, RiskKind]] = []
+    for inner in runnable_effects(hass, effect):
+        if inner.service == PRESS_OPENER:
+            found.append((inner, RiskKind.OPEN))
+        elif runs(inner):
+            found.extend(risks_behind(hass, inner, ask_before, seen))
+        elif (kind := _direct_risk(hass, inner, ask_before)) is not None:
+            found.append((inner, kind))
+    return found
+
+
+def _direct_risk(
+    hass: HomeAssistant, effect: Effect, ask_before: Collection[str]
+) -> RiskKind | None:
+    """How an effect on the entity itself is risky."""
     state = hass.states.get(effect.entity_id)
     domain = effect.entity_id.split(".", 1)[0]
     service = effect.service
@@ -96,18 +140,6 @@ def _opens(
         except TypeError, ValueError:
             return True  # HA will reject it, but never guess in favour of acting
     return False
-
-
-def service_effects(
-    entity_ids: Iterable[str], domain: str, service: str, data: Mapping[str, Any]
-) -> list[Effect]:
-    """The effects of a service call on entities (`homeassistant.*` per domain)."""
-    effects = []
-    for entity_id in entity_ids:
-        entity_domain = entity_id.split(".", 1)[0]
-        own = domain if domain != "homeassistant" else entity_domain
-        effects.append(Effect(entity_id, own, service, data))
-    return effects
 
 
 def intent_effects(
@@ -176,6 +208,8 @@ def _intent_service(
 ) -> str:
     """The service an intent calls on an entity of a domain."""
     if intent_type in (intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF):
+        if domain in ("button", "input_button"):
+            return "press"  # HassTurnOn presses a button
         on, off = _ON_OFF.get(domain, ("turn_on", "turn_off"))
         return on if intent_type == intent.INTENT_TURN_ON else off
     if intent_type == intent.INTENT_TOGGLE:

@@ -1,25 +1,34 @@
 """The loop's tool dispatcher over a chat log's HA LLM API (Assist, ours, any other).
 
-Every call passes the turn's confirmation gate first, with what it would do: an
-intent's targets resolved as HA will resolve them, the entities another tool names.
-`call_service` reviews its own, exactly resolved, targets.
+Every call has its arguments checked against exposure (any entity id in them, a
+script's fields included) and passes the turn's confirmation gate, with what it would
+do: an intent's targets resolved as HA will resolve them, the script a script's tool
+runs, the entities another tool names. `call_service` checks and reviews its own,
+exactly resolved, targets. An intent's failure to match reads the same whether the
+name is hidden or missing.
 """
 
+from collections.abc import Mapping
 from dataclasses import replace
 import json
 from typing import Any
 
 import probatio
 
-from homeassistant.helpers import llm
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent, llm
+from homeassistant.helpers.service import async_get_cached_service_description
 
 from .agent import ToolHeldError, ToolSpec, ToolValidationError
 from .confirmation import HELD_MESSAGE
-from .risk import UNKNOWN_SERVICE, Effect, intent_effects
+from .risk import intent_effects
+from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .tool_options import gate_of
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
-from .tools.services import CallServiceTool
+from .tools.services import CallServiceTool, refuse_arguments
+from .tools.state import GetEntityStateTool
 
 
 class ToolReportedError(Exception):
@@ -47,6 +56,8 @@ class ChatLogToolDispatcher:
             )
         except probatio.Invalid as err:
             raise ToolValidationError(f"Invalid arguments: {err}") from err
+        if tool is not None and (refused := self._boundary(tool, arguments)):
+            raise ToolReportedError(json.dumps(refused.data))
         gate = gate_of(self._api.llm_context)
         if (
             gate is not None
@@ -59,6 +70,8 @@ class ChatLogToolDispatcher:
             result = await self._api.async_call_tool(tool_input)
         except probatio.Invalid as err:
             raise ToolValidationError(f"Invalid arguments: {err}") from err
+        except intent.MatchFailedError as err:
+            raise as_if_hidden_were_missing(self._api.api.hass, err) from None
         if gate is not None and tool_input.id in gate.held:
             # Held by the tool itself: keep it under the name the model used.
             gate.held[tool_input.id] = replace(
@@ -68,6 +81,22 @@ class ChatLogToolDispatcher:
         if result.error:
             raise ToolReportedError(json.dumps(result.data))
         return result.data
+
+    def _boundary(
+        self, tool: llm.Tool, arguments: dict[str, Any]
+    ) -> llm.ToolResult | None:
+        """Exposure, for every tool's arguments: refused as call_service's data is."""
+        tool = original_tool(tool)
+        if isinstance(tool, CallServiceTool | GetEntityStateTool):
+            return None  # they check (and report) each entity themselves
+        hass = self._api.api.hass
+        fields: Mapping[str, Any] = {}
+        if (script := script_of(tool)) is not None:
+            description = async_get_cached_service_description(
+                hass, "script", script.split(".", 1)[1]
+            )
+            fields = (description or {}).get("fields") or {}
+        return refuse_arguments(hass, arguments, fields)
 
     def _effects(
         self, tool: llm.Tool, arguments: dict[str, Any]
@@ -85,11 +114,50 @@ class ChatLogToolDispatcher:
             return []
         # The same reading of entity ids (and registry ids) as call_service's data.
         entity_ids = {resolve_entity_ref(hass, ref) for ref in entity_refs(arguments)}
-        return [
+        effects: list[Effect] = []
+        if (script := script_of(tool)) is not None:
+            # A script's own tool runs it, its fields as its variables: what the
+            # script does with an entity it is given is known, not guessed.
+            effects.append(
+                Effect(script, "script", "turn_on", {"variables": arguments})
+            )
+            entity_ids -= {e.entity_id for e in runnable_effects(hass, effects[0])}
+        effects.extend(
             Effect(entity_id, entity_id.split(".", 1)[0], UNKNOWN_SERVICE, arguments)
             for entity_id in sorted(entity_ids)
             if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
-        ]
+        )
+        return effects
+
+
+def script_of(tool: llm.Tool) -> str | None:
+    """The script entity a script's own tool (`script__<name>`) runs, if it is one."""
+    if isinstance(tool, llm.ActionTool) and tool.name.startswith("script__"):
+        return f"script.{tool.name.removeprefix('script__')}"
+    return None
+
+
+def as_if_hidden_were_missing(
+    hass: HomeAssistant, err: intent.MatchFailedError
+) -> intent.MatchFailedError:
+    """An intent's match failure as it would read if unexposed entities did not exist.
+
+    HA says "No matching entities are exposed to the assistant" where a name matched
+    only hidden entities, and hidden entities can change which other check fails
+    first: the match is redone on the exposed entities alone.
+    """
+    assistant = err.constraints.assistant
+    if assistant is None:
+        return err
+    exposed = [
+        state
+        for state in hass.states.async_all()
+        if async_should_expose(hass, assistant, state.entity_id)
+    ]
+    result = intent.async_match_targets(hass, err.constraints, err.preferences, exposed)
+    if result.is_match:
+        return err
+    return intent.MatchFailedError(result, err.constraints, err.preferences)
 
 
 def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:

@@ -38,7 +38,7 @@ from homeassistant.helpers.target import (
 
 from ..confirmation import HELD_MESSAGE, gate_refuses
 from ..const import DOMAIN, TOOL_CALL_SERVICE
-from ..risk import service_effects
+from ..safety.effects import service_effects
 from ..tool_options import gate_of, tool_options_of
 from .entities import describe_entity, entity_refs, is_exposed, resolve_entity_ref
 from .errors import refuse
@@ -297,6 +297,61 @@ def _refuse_data(
             "Unknown entity in data: " + ", ".join(unknown) + ".", hint=_FIND_IDS
         )
     return None
+
+
+def refuse_arguments(
+    hass: HomeAssistant, arguments: Mapping[str, Any], fields: Mapping[str, Any]
+) -> llm.ToolResult | None:
+    """Any other tool's arguments (a script's fields too), checked like `data` above.
+
+    Entity ids (and registry ids) must name exposed entities; devices and places, which
+    exposure cannot filter here, are refused. `fields` are the tool's field
+    descriptions (a script's), if any.
+    """
+    places = sorted(
+        {
+            str(key)
+            for key in _keys(arguments)
+            if str(key).strip().lower() in TARGET_KEYS
+        }
+        - {ATTR_ENTITY_ID}
+        | (_id_fields(fields) & set(arguments))
+    )
+    if places:
+        return refuse(
+            "The assistant may not give devices or places to this tool: "
+            + ", ".join(places)
+            + "."
+        )
+    unknown = sorted(
+        {
+            ref
+            for ref in entity_refs(arguments)
+            if _may_be_entity(hass, ref)
+            and not _is_exposed_entity(hass, resolve_entity_ref(hass, ref))
+        }
+    )
+    if unknown:
+        return refuse("Unknown entity: " + ", ".join(unknown) + ".", hint=_FIND_IDS)
+    return None
+
+
+def _keys(value: Any) -> set[Any]:
+    """Every key in nested data."""
+    if isinstance(value, Mapping):
+        return set(value) | {k for item in value.values() for k in _keys(item)}
+    if isinstance(value, list | tuple):
+        return {k for item in value for k in _keys(item)}
+    return set()
+
+
+def _may_be_entity(hass: HomeAssistant, ref: str) -> bool:
+    """Whether a ref could name an entity: a registry id, or of a domain HA has.
+
+    "st.louis" for a weather place is not an entity; "lock.x" is, hidden or missing.
+    """
+    domain, dot, _ = ref.partition(".")
+    return not dot or domain in hass.config.components
 
 
 def _id_fields(fields: Mapping[str, Any]) -> set[str]:

@@ -1,0 +1,1 @@
+"""Tests of what keeps risky actions held and hidden entities hidden."""
