@@ -1,7 +1,8 @@
 """Each agent's route state, and the background check that closes an open breaker.
 
-A primary skipped after repeated failures is asked for its models every
-`BREAKER_COOLDOWN` seconds; when it answers, the agent uses it again.
+A primary skipped after repeated failures, or whose server did not answer at
+start-up, is asked for its models every `BREAKER_COOLDOWN` seconds; when it answers,
+the agent uses it again, and its endpoint is checked anew.
 """
 
 from datetime import datetime
@@ -10,11 +11,12 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 
-from .agent import LLMError, OpenAICompatibleProvider, Route, RouteState
+from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider, Route, RouteState
 from .agents import agent_subentries
 from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER
+from .endpoint_check import async_check_agent
 from .redact import redact_url
-from .runtime import AgenticConfigEntry
+from .runtime import AgenticConfigEntry, async_remember_models
 
 BREAKER_COOLDOWN = 60.0
 """Seconds between checks of a skipped primary."""
@@ -22,11 +24,20 @@ CHECK_TIMEOUT = 10.0
 
 
 @callback
-def async_setup_routes(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
-    """A route state for every agent of the connection, its breaker checked."""
+def async_setup_routes(
+    hass: HomeAssistant, entry: AgenticConfigEntry, *, down: LLMError | None = None
+) -> None:
+    """A route state for every agent of the connection, its breaker checked.
+
+    `down`: the server did not answer at start-up; the agents skip it until it does.
+    """
     for subentry in agent_subentries(entry):
         state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
         _PrimaryCheck(hass, entry, subentry, state)
+        if down is not None:
+            because = f"the server did not answer at start-up: {down}"
+            state.breaker.trip(down, because)
+            state.report(Route.DOWN, reason=because, error=str(down))
 
 
 class _PrimaryCheck:
@@ -76,14 +87,22 @@ class _PrimaryCheck:
             client=self._entry.runtime_data.client,
         )
         try:
-            await provider.async_list_models()
+            models = await provider.async_list_models()
         except LLMError as err:
             LOGGER.debug(
                 "Primary of agent %s still failing: %s",
                 self._subentry.title,
                 redact_url(str(err)),
             )
+            if isinstance(err, LLMAuthError):
+                self._entry.async_start_reauth(self._hass)
             self._schedule()
             return
         self._state.breaker.close()
         self._state.report(Route.OK)
+        runtime = self._entry.runtime_data
+        if models != runtime.models:
+            runtime.models = models
+            await async_remember_models(self._hass, self._entry.entry_id, models)
+        # The server is back, maybe with another model loaded: what can it do now?
+        await async_check_agent(self._hass, self._entry, self._subentry)
