@@ -1,8 +1,8 @@
 """Each agent's route state, and the background check that closes an open breaker.
 
-A primary skipped after repeated failures, or whose server did not answer at
-start-up, is asked for its models every `BREAKER_COOLDOWN` seconds; when it answers,
-the agent uses it again, and its endpoint is checked anew.
+A primary skipped after repeated failures is asked for its models every
+`BREAKER_COOLDOWN` seconds (a server down at start-up: sooner at first); when it
+answers, the agent uses it again, and its endpoint is checked anew.
 """
 
 from datetime import datetime
@@ -20,6 +20,9 @@ from .runtime import AgenticConfigEntry, async_remember_models
 
 BREAKER_COOLDOWN = 60.0
 """Seconds between checks of a skipped primary."""
+FIRST_CHECK_AFTER_BOOT = 10.0
+"""Seconds to the first check of a server down at start-up; doubled up to the cooldown
+(it may be booting after the same power cut)."""
 CHECK_TIMEOUT = 10.0
 
 
@@ -33,11 +36,9 @@ def async_setup_routes(
     """
     for subentry in agent_subentries(entry):
         state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
-        _PrimaryCheck(hass, entry, subentry, state)
+        check = _PrimaryCheck(hass, entry, subentry, state)
         if down is not None:
-            because = f"the server did not answer at start-up: {down}"
-            state.breaker.trip(down, because)
-            state.report(Route.DOWN, reason=because, error=str(down))
+            check.start_down(down)
 
 
 class _PrimaryCheck:
@@ -55,13 +56,23 @@ class _PrimaryCheck:
         self._subentry = subentry
         self._state = state
         self._cancel: CALLBACK_TYPE | None = None
+        self._delay = BREAKER_COOLDOWN
         state.breaker.on_open = self._schedule
         entry.async_on_unload(self._stop)
 
     @callback
+    def start_down(self, error: LLMError) -> None:
+        """The server did not answer at start-up: skip it, check it soon and often."""
+        because = f"the server did not answer at start-up: {error}"
+        self._delay = FIRST_CHECK_AFTER_BOOT
+        self._state.breaker.trip(error, because)
+        self._state.report(Route.DOWN, reason=because, error=str(error))
+
+    @callback
     def _schedule(self) -> None:
         self._stop()
-        self._cancel = async_call_later(self._hass, BREAKER_COOLDOWN, self._fire)
+        self._cancel = async_call_later(self._hass, self._delay, self._fire)
+        self._delay = min(self._delay * 2, BREAKER_COOLDOWN)
 
     @callback
     def _stop(self) -> None:
@@ -98,6 +109,7 @@ class _PrimaryCheck:
                 self._entry.async_start_reauth(self._hass)
             self._schedule()
             return
+        self._delay = BREAKER_COOLDOWN
         self._state.breaker.close()
         self._state.report(Route.OK)
         runtime = self._entry.runtime_data
