@@ -17,7 +17,11 @@ from pytest_homeassistant_custom_component.common import (
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.config_entries import (
+    SOURCE_REAUTH,
+    ConfigEntryState,
+    ConfigSubentryData,
+)
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent, llm
@@ -174,4 +178,26 @@ async def test_models_listed_last_time_are_offered_while_down(
 
     assert entry.state is ConfigEntryState.LOADED
     assert entry.runtime_data.models == [MODEL, "qwen3:8b"]
+    assert _state(hass, ROUTE) == "down"
+
+
+async def test_a_server_back_refusing_the_key_asks_for_a_new_one(
+    porch: HomeAssistant, late_server: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """Down at start-up, then up but refusing the key (401): re-authentication starts."""
+    hass = porch
+    base_url = closed_port_url()
+    await _boot(hass, base_url)
+    assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+
+    late_server.api_key = "sk-new"
+    port = urlsplit(base_url).port
+    assert port is not None
+    await late_server.start_on(port)
+    freezer.tick(timedelta(seconds=FIRST_CHECK_AFTER_BOOT + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == [SOURCE_REAUTH]
     assert _state(hass, ROUTE) == "down"
