@@ -91,6 +91,22 @@ async def _boot(hass: HomeAssistant, base_url: str) -> MockConfigEntry:
     return entry
 
 
+async def _start_on(server: FakeLLM, base_url: str) -> None:
+    """The server comes up where the connection expects it."""
+    port = urlsplit(base_url).port
+    assert port is not None
+    await server.start_on(port)
+
+
+async def _wait(
+    hass: HomeAssistant, freezer: FrozenDateTimeFactory, seconds: float
+) -> None:
+    """Let this much time pass, and what it starts finish."""
+    freezer.tick(timedelta(seconds=seconds + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
 async def _say(hass: HomeAssistant, text: str) -> conversation.ConversationResult:
     return await conversation.async_converse(
         hass, text, None, Context(), language="en", agent_id="conversation.agent"
@@ -134,13 +150,12 @@ async def test_down_at_boot_the_home_answers_then_the_model_when_it_returns(
     assert result.conversation_id
     assert _state(hass, ROUTE) == "local"
 
-    # The server comes back; the next check finds it (soon: it may be booting too).
-    port = urlsplit(base_url).port
-    assert port is not None
-    await late_server.start_on(port)
-    freezer.tick(timedelta(seconds=FIRST_CHECK_AFTER_BOOT + 1))
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done(wait_background_tasks=True)
+    # Checked soon (the server may be booting too): still down, checked again later.
+    await _wait(hass, freezer, FIRST_CHECK_AFTER_BOOT)
+    assert _state(hass, ROUTE) == "local"
+    # The server comes back; the next check, twice as far, finds it.
+    await _start_on(late_server, base_url)
+    await _wait(hass, freezer, 2 * FIRST_CHECK_AFTER_BOOT)
 
     assert _state(hass, ROUTE) == "ok"
     assert entry.runtime_data.models == [MODEL]
@@ -165,10 +180,8 @@ async def test_models_listed_last_time_are_offered_while_down(
     """The models the server listed when it was up are remembered across restarts."""
     hass = porch
     base_url = closed_port_url()
-    port = urlsplit(base_url).port
-    assert port is not None
     late_server.model_ids = [MODEL, "qwen3:8b"]
-    await late_server.start_on(port)
+    await _start_on(late_server, base_url)
     entry = await _boot(hass, base_url)
     assert entry.runtime_data.models == [MODEL, "qwen3:8b"]
     await late_server.close()
@@ -191,12 +204,8 @@ async def test_a_server_back_refusing_the_key_asks_for_a_new_one(
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
 
     late_server.api_key = "sk-new"
-    port = urlsplit(base_url).port
-    assert port is not None
-    await late_server.start_on(port)
-    freezer.tick(timedelta(seconds=FIRST_CHECK_AFTER_BOOT + 1))
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await _start_on(late_server, base_url)
+    await _wait(hass, freezer, FIRST_CHECK_AFTER_BOOT)
 
     flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
     assert [flow["context"]["source"] for flow in flows] == [SOURCE_REAUTH]
