@@ -46,10 +46,15 @@ async def boot_down_story(
     client: HomeAssistantClient,
     llm: FakeLLMProcess,
     agent: str,
+    *,
     restart: Callable[[], Awaitable[None]],
+    pipeline: Callable[[Websocket, str], Awaitable[dict[str, Any]]],
     report: dict[str, Any],
 ) -> None:
-    """Restart with the server killed; ask; start the server; wait for the route."""
+    """Restart with the server killed; ask; start the server; wait for the route.
+
+    `pipeline` runs text through the satellite's Assist pipeline (intent → tts).
+    """
     llm.kill()
     await restart()
     async with client.websocket() as ws:
@@ -73,6 +78,11 @@ async def boot_down_story(
             **await _say(ws, agent, "turn on the porch light"),
         }
         report["boot_down"]["light"] = (await _states(ws))["light.porch_light"]["state"]
+        # The satellite's pipeline uses the agent too ("Agent … not found" before).
+        report["boot_down_pipeline"] = await pipeline(ws, "turn off the porch light")
+        report["boot_down_pipeline"]["light"] = (await _states(ws))[
+            "light.porch_light"
+        ]["state"]
 
         await llm.start()
         loop = asyncio.get_running_loop()

@@ -490,7 +490,14 @@ async def _scripted_turns(
     # Our tools from any MCP client, through Home Assistant's MCP server
     await mcp_story(client, session, report)
     # A power cut: Home Assistant starts before the LLM server
-    await boot_down_story(client, llm, agent, restart, report)
+    await boot_down_story(
+        client,
+        llm,
+        agent,
+        restart=restart,
+        pipeline=lambda ws, text: _pipeline(client, ws, text, session),
+        report=report,
+    )
 
 
 async def _llama_story(

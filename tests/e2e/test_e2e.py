@@ -116,6 +116,17 @@ def test_a_server_down_at_start_up_then_back(story: dict[str, Any]) -> None:
     )
     assert down["response_type"] == "action_done"
     assert down["conversation_id"]
+    # The satellite's pipeline, with the agent as its conversation engine, hears it.
+    piped = story["boot_down_pipeline"]
+    assert piped["light"] == "off"
+    assert (
+        piped["heard"]
+        == piped["speech"]
+        == (
+            "The AI service isn't available, so I used the basic assistant:"
+            " Turned off the light"
+        )
+    )
     back = story["server_back"]
     assert back["route"] == "ok"
     assert back["speech"] == "I'm back."
