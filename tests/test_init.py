@@ -5,7 +5,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.diagnostics import REDACTED
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.config_entries import (
+    SOURCE_REAUTH,
+    ConfigEntryState,
+    ConfigSubentryData,
+)
 from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 
@@ -75,50 +79,83 @@ async def test_entry_loads_with_its_agent_and_unloads(
 
 
 @pytest.mark.usefixtures("socket_enabled")
-async def test_unreachable_server_is_retried_later(ha_core: HomeAssistant) -> None:
-    """A server that is down at start-up: setup retries (not ready), no reauth."""
+async def test_unreachable_server_loads_with_its_agent_down(
+    ha_core: HomeAssistant,
+) -> None:
+    """A server that is down at start-up: the agent loads, its route is down; no reauth."""
     hass = ha_core
     entry = _entry(hass, closed_port_url())
 
-    assert not await hass.config_entries.async_setup(entry.entry_id)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
 
-    assert entry.state is ConfigEntryState.SETUP_RETRY
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.models == []  # never listed: nothing to remember
+    assert hass.states.get("conversation.agent") is not None
+    route = hass.states.get("sensor.agent_route")
+    assert route is not None
+    assert route.state == "down"
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
 
 
-async def test_server_refusing_access_is_retried_without_asking_for_a_key(
+async def test_server_refusing_access_loads_without_asking_for_a_key(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """403 at start-up (region, model access): retried later; the key is not blamed."""
+    """403 at start-up (region, model access): down, checked later; the key is not blamed."""
     hass = ha_core
     fake_llm.models_status = 403
     entry = _entry(hass, fake_llm.base_url)
 
-    assert not await hass.config_entries.async_setup(entry.entry_id)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
 
-    assert entry.state is ConfigEntryState.SETUP_RETRY
-    assert entry.reason is not None
-    assert "refused access" in entry.reason
+    assert entry.state is ConfigEntryState.LOADED
+    route = hass.states.get("sensor.agent_route")
+    assert route is not None
+    assert route.state == "down"
+    assert route.attributes["reason"].startswith(
+        "the server did not answer at start-up: HTTP 403"
+    )
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
 
 
+async def test_refused_key_at_start_up_asks_for_a_new_one(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """401 at start-up: the connection does not load, and a new key is asked for."""
+    hass = ha_core
+    fake_llm.api_key = "sk-other"
+    entry = _entry(hass, fake_llm.base_url)
+
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == [SOURCE_REAUTH]
+
+
 @pytest.mark.usefixtures("socket_enabled")
-async def test_setup_failure_does_not_show_credentials_in_the_url(
+async def test_server_down_at_start_up_does_not_show_credentials_in_the_url(
     ha_core: HomeAssistant, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The "not ready" message (UI and log) names the server without its secrets."""
+    """The log and the route sensor name the server without its secrets."""
     hass = ha_core
     url = closed_port_url().replace("http://", "http://me:s3cret@") + "?key=k3y"
     entry = _entry(hass, url)
     # The config flow saves the title redacted, the URL as typed.
     hass.config_entries.async_update_entry(entry, title=redact_url(url))
 
-    assert not await hass.config_entries.async_setup(entry.entry_id)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
 
-    assert entry.state is ConfigEntryState.SETUP_RETRY
-    assert entry.reason is not None
-    assert "http://***@127.0.0.1" in entry.reason
-    assert "?key=***" in entry.reason
+    assert entry.state is ConfigEntryState.LOADED
+    assert "http://***@127.0.0.1" in caplog.text
+    assert "?key=***" in caplog.text
+    route = hass.states.get("sensor.agent_route")
+    assert route is not None
+    assert "s3cret" not in str(route.attributes)
+    assert "k3y" not in str(route.attributes)
     assert "s3cret" not in caplog.text
     assert "k3y" not in caplog.text
 

@@ -2,27 +2,33 @@
 
 from homeassistant.const import CONF_API_KEY, Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.httpx_client import get_async_client
 from homeassistant.helpers.typing import ConfigType
 
-from .agent import LLMAuthError, LLMError, LLMForbiddenError, OpenAICompatibleProvider
+from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
 from .agents import agent_subentries
-from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
+from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, LOGGER
 from .conversation_store import ConversationStore
 from .endpoint_check import async_start_checks
 from .memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url
 from .routes import async_setup_routes
-from .runtime import AgenticConfigEntry, AgenticRuntimeData
+from .runtime import (
+    AgenticConfigEntry,
+    AgenticRuntimeData,
+    async_forget_models,
+    async_remember_models,
+    async_remembered_models,
+)
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
 
 PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
-# Setup only lists models; a server that cannot do that quickly is not ready.
+# Setup only lists models; a server that cannot do that quickly is down for now.
 SETUP_TIMEOUT = 10.0
 
 
@@ -59,7 +65,11 @@ async def async_migrate_entry(hass: HomeAssistant, entry: AgenticConfigEntry) ->
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> bool:
-    """Connect to the server (listing its models proves it answers) and add agents."""
+    """Connect to the server (listing its models proves it answers) and add agents.
+
+    A refused key asks for a new one; a server that does not answer is not waited
+    for: its agents load, on their local route until it answers.
+    """
     base_url = entry.data[CONF_BASE_URL]
     provider = OpenAICompatibleProvider(
         base_url=base_url,
@@ -68,35 +78,30 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         http_client=get_async_client(hass),
         timeout=SETUP_TIMEOUT,
     )
-    # Shown in the UI and logged by Home Assistant: without credentials.
-    shown_url = redact_url(base_url)
     try:
         models = await provider.async_list_models()
     except LLMAuthError as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
             translation_key="setup_invalid_auth",
-            translation_placeholders={"base_url": shown_url},
-        ) from err
-    except LLMForbiddenError as err:
-        # 403: no access (model, region, moderation); a new key would not help.
-        raise ConfigEntryNotReady(
-            translation_domain=DOMAIN,
-            translation_key="setup_forbidden",
-            translation_placeholders={
-                "base_url": shown_url,
-                "error": redact_url(str(err)),
-            },
+            # Shown in the UI and logged by Home Assistant: without credentials.
+            translation_placeholders={"base_url": redact_url(base_url)},
         ) from err
     except LLMError as err:
-        raise ConfigEntryNotReady(
-            translation_domain=DOMAIN,
-            translation_key="setup_cannot_connect",
-            translation_placeholders={
-                "base_url": shown_url,
-                "error": redact_url(str(err)),
-            },
-        ) from err
+        # Down at start-up (a power cut; the GPU box boots slower than HA): the agents
+        # load on their local route, and a background check finds the server again.
+        down: LLMError | None = err
+        models = await async_remembered_models(hass, entry.entry_id)
+        LOGGER.warning(
+            "%s did not answer at start-up (%s); its agents answer without it until"
+            " it does",
+            redact_url(base_url),
+            redact_url(str(err)),
+        )
+    else:
+        down = None
+        if models != await async_remembered_models(hass, entry.entry_id):
+            await async_remember_models(hass, entry.entry_id, models)
     agent_ids = [subentry.subentry_id for subentry in agent_subentries(entry)]
     conversations = ConversationStore(hass, entry.entry_id)
     await conversations.async_load(agent_ids)
@@ -110,10 +115,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         conversations=conversations,
         memory=memory,
     )
-    async_setup_routes(hass, entry)
+    async_setup_routes(hass, entry, down=down)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
-    async_start_checks(hass, entry)
+    # A server that is down is probed when it answers again (routes.py).
+    async_start_checks(hass, entry, probe=down is None)
     async_watch_pipelines(hass)
     return True
 
@@ -130,6 +136,7 @@ async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> 
     """The connection is deleted: so are its agents' conversations and memories."""
     await ConversationStore(hass, entry.entry_id).async_remove()
     await HouseholdMemory(hass, entry.entry_id).async_remove()
+    await async_forget_models(hass, entry.entry_id)
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

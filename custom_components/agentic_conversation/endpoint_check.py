@@ -1,4 +1,4 @@
-"""At setup, check what each agent's endpoint really supports; repair issue if needed.
+"""What each agent's endpoint really supports, checked at setup or when it returns.
 
 A server may accept `tools` and silently ignore them (llama.cpp with a model whose chat
 template has no tool support). The agent would then talk but never act; a repair issue
@@ -101,8 +101,13 @@ async def async_check_agent(
         ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
 
 
-def async_start_checks(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
-    """Check every agent in the background; forget issues of agents that are gone."""
+def async_start_checks(
+    hass: HomeAssistant, entry: AgenticConfigEntry, *, probe: bool = True
+) -> None:
+    """Check every agent in the background; forget issues of agents that are gone.
+
+    `probe` False: the server is down; routes.py checks each agent when it answers.
+    """
     agents = {subentry.subentry_id: subentry for subentry in agent_subentries(entry)}
     registry = ir.async_get(hass)
     for (domain, issue), _ in list(registry.issues.items()):
@@ -113,7 +118,7 @@ def async_start_checks(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:
             and _issue_belongs_to(registry, issue, entry)
         ):
             ir.async_delete_issue(hass, DOMAIN, issue)
-    for subentry in agents.values():
+    for subentry in agents.values() if probe else ():
         entry.async_create_background_task(
             hass,
             async_check_agent(hass, entry, subentry),

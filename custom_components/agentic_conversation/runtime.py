@@ -1,12 +1,15 @@
-"""What a loaded connection holds while it runs, and its typed config entry."""
+"""What a loaded connection holds while it runs, its typed config entry, its models."""
 
 from dataclasses import dataclass, field
 
 import openai
 
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.storage import Store
 
 from .agent import EndpointCapabilities, RouteState
+from .const import DOMAIN
 from .conversation_store import ConversationStore
 from .memory import HouseholdMemory
 
@@ -18,7 +21,7 @@ class AgenticRuntimeData:
     client: openai.AsyncOpenAI
     """The SDK client on HA's shared HTTP client, shared by the connection's agents."""
     models: list[str]
-    """The models the server listed at setup."""
+    """The models the server listed last (remembered while it is down)."""
     conversations: ConversationStore
     """The conversations the connection's agents keep, across restarts."""
     memory: HouseholdMemory
@@ -30,3 +33,25 @@ class AgenticRuntimeData:
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]
+
+
+def _models_store(hass: HomeAssistant, entry_id: str) -> Store[list[str]]:
+    return Store(hass, 1, f"{DOMAIN}.{entry_id}.models")
+
+
+async def async_remembered_models(hass: HomeAssistant, entry_id: str) -> list[str]:
+    """The models the connection's server listed last, for when it is down."""
+    models = await _models_store(hass, entry_id).async_load()
+    return [model for model in models or () if isinstance(model, str)]
+
+
+async def async_remember_models(
+    hass: HomeAssistant, entry_id: str, models: list[str]
+) -> None:
+    """Keep what the server listed; its agents' forms offer it while it is down."""
+    await _models_store(hass, entry_id).async_save(models)
+
+
+async def async_forget_models(hass: HomeAssistant, entry_id: str) -> None:
+    """The connection is deleted."""
+    await _models_store(hass, entry_id).async_remove()

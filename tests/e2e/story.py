@@ -32,6 +32,7 @@ from aiohttp import web
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent, async_set_agent_options
+from tests.e2e.boot_story import boot_down_story
 from tests.e2e.frontend_story import frontend_story
 from tests.e2e.mcp_story import mcp_story
 
@@ -488,6 +489,15 @@ async def _scripted_turns(
 
     # Our tools from any MCP client, through Home Assistant's MCP server
     await mcp_story(client, session, report)
+    # A power cut: Home Assistant starts before the LLM server
+    await boot_down_story(
+        client,
+        llm,
+        agent,
+        restart=restart,
+        pipeline=lambda ws, text: _pipeline(client, ws, text, session),
+        report=report,
+    )
 
 
 async def _llama_story(

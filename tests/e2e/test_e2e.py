@@ -98,6 +98,42 @@ def test_the_satellite_hears_every_answer(story: dict[str, Any]) -> None:
     assert failure["light"] == "on"
 
 
+def test_a_server_down_at_start_up_then_back(story: dict[str, Any]) -> None:
+    """HA restarts with the LLM server down; the server returns later.
+
+    The agent is there and does the command through HA's own agent, its route
+    `down`; once the server answers, the route is `ok` and the model answers.
+    """
+    down = story["boot_down"]
+    assert down["agent_state"] not in (None, "unavailable")
+    assert down["route"] == "down"
+    assert down["reason"].startswith("the server did not answer at start-up: ")
+    assert down["light_before"] == "off"
+    assert down["light"] == "on"
+    assert down["speech"] == (
+        "The AI service isn't available, so I used the basic assistant:"
+        " Turned on the light"
+    )
+    assert down["response_type"] == "action_done"
+    assert down["conversation_id"]
+    # The satellite's pipeline, with the agent as its conversation engine, hears it.
+    piped = story["boot_down_pipeline"]
+    assert piped["light"] == "off"
+    assert (
+        piped["heard"]
+        == piped["speech"]
+        == (
+            "The AI service isn't available, so I used the basic assistant:"
+            " Turned off the light"
+        )
+    )
+    back = story["server_back"]
+    assert back["route"] == "ok"
+    assert back["speech"] == "I'm back."
+    assert back["sent"] == [["are you back?"]]
+    assert story["hass_errors"] == []
+
+
 def test_our_tools_over_mcp_keep_exposure_and_the_allow_list(
     story: dict[str, Any],
 ) -> None:

@@ -92,7 +92,7 @@ class FallbackProvider:
         started = clock()
         state, breaker = self._state, self._state.breaker
         if breaker.is_open and (last := breaker.last_error) is not None:
-            reason = f"primary skipped after {breaker.failures} failures: {last}"
+            reason = breaker.skip_reason
             # A fresh error of the same kind: without a fallback, the turn says the same.
             error = type(last)(
                 reason, status_code=last.status_code, retry_after=last.retry_after

@@ -39,6 +39,7 @@ class CircuitBreaker:
         self.is_open = False
         self.last_error: LLMError | None = None
         self.on_open: Callable[[], None] | None = None
+        self._tripped_because: str | None = None
 
     def record_failure(self, error: LLMError) -> None:
         """One more failure; opens the breaker at the threshold."""
@@ -55,10 +56,27 @@ class CircuitBreaker:
             if self.on_open is not None:
                 self.on_open()
 
+    def trip(self, error: LLMError, because: str) -> None:
+        """Open now, without counting failures (the server did not answer at start-up)."""
+        self.last_error = error
+        self._tripped_because = because
+        if not self.is_open:
+            self.is_open = True
+            if self.on_open is not None:
+                self.on_open()
+
+    @property
+    def skip_reason(self) -> str:
+        """Why the primary is skipped while the breaker is open."""
+        if self._tripped_because is not None:
+            return f"primary skipped: {self._tripped_because}"
+        return f"primary skipped after {self.failures} failures: {self.last_error}"
+
     def record_success(self) -> None:
         """The primary answered."""
         self.failures = 0
         self.is_open = False
+        self._tripped_because = None
 
     def close(self) -> None:
         """The primary answers again: use it."""
