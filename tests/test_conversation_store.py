@@ -4,7 +4,9 @@ What is checked is what the LLM server is sent (the earlier turns, or not) and w
 stays in the store file.
 """
 
+import asyncio
 from datetime import timedelta
+import json
 import logging
 from typing import Any
 
@@ -293,3 +295,86 @@ async def test_removing_the_agent_removes_its_conversations(
 
 def _speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
+
+
+async def _flush(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> None:
+    """Let the store's delayed save happen."""
+    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+
+
+async def test_unencodable_text_is_answered_and_kept_across_a_restart(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Lone surrogates from the user, the model's stream and its tool call: all kept."""
+    hass = ha_core
+    entry = await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
+    fake_llm.script(
+        [
+            Reply.tool_calls([("no_such_tool", {"name": "Kü\udc00che"})]),
+            Reply.text("Hi \ud800 there."),
+        ]
+    )
+
+    first = await _ask(hass, "hello \ud800 world")
+
+    assert _speech(first) == "Hi \ufffd there."
+    assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
+    await _flush(hass, freezer)
+    stored = _stored(hass_storage)[str(first.conversation_id)]["messages"]
+    assert [m["content"] for m in stored if m["role"] == "user"] == [
+        "hello \ufffd world"
+    ]
+    assert stored[-1] == {"role": "assistant", "content": "Hi \ufffd there."}
+    call = stored[1]["tool_calls"][0]["function"]
+    assert json.loads(call["arguments"]) == {"name": "Kü\ufffdche"}
+
+    # A restart: the file is read back and the conversation continues.
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    fake_llm.script([Reply.text("Still here.")])
+    second = await _ask(hass, "and now?", first.conversation_id)
+
+    assert _speech(second) == "Still here."
+    assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
+    assert _sent_texts(fake_llm)[-2:] == ["Hi \ufffd there.", "and now?"]
+
+
+async def test_six_turns_at_once_are_all_kept(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Six concurrent turns on one conversation: six replies, six exchanges kept."""
+    hass = ha_core
+    await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
+    fake_llm.script([Reply.text("Hello.")])
+    first = await _ask(hass, "hello")
+    conversation_id = first.conversation_id
+    fake_llm.script([Reply.text(f"Reply {n}.") for n in range(6)])
+
+    results = await asyncio.gather(
+        *(_ask(hass, f"message {n}", conversation_id) for n in range(6))
+    )
+
+    assert sorted(_speech(result) for result in results) == [
+        f"Reply {n}." for n in range(6)
+    ]
+    assert {result.conversation_id for result in results} == {conversation_id}
+    fake_llm.script([Reply.text("Done.")])
+    await _ask(hass, "what did I say?", conversation_id)
+    sent = _sent_texts(fake_llm)
+    assert sorted(t for t in sent if t.startswith("message ")) == [
+        f"message {n}" for n in range(6)
+    ]
+    assert sorted(t for t in sent if t.startswith("Reply ")) == [
+        f"Reply {n}." for n in range(6)
+    ]
+    await _flush(hass, freezer)
+    stored = _stored(hass_storage)[str(conversation_id)]["messages"]
+    assert len(stored) == 2 * 8

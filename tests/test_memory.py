@@ -524,3 +524,31 @@ def test_the_prompt_keeps_the_newest_facts_within_its_budget(
         "(3 older facts are not shown here.)"
     )
     assert facts_prompt([]) is None
+
+
+async def test_a_fact_with_a_lone_surrogate_does_not_break_later_turns(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, hass_storage: dict[str, Any]
+) -> None:
+    """Remembered by voice and by the list: stored, in the prompt, turns still answer."""
+    hass = ha_core
+    await _connection(hass, fake_llm)
+
+    envelope = await _ask_tool(
+        hass, fake_llm, "remember", {"fact": "The gate code is 12\ud80034."}
+    )
+    await _todo(hass, "add_item", item="Anna likes t\udfffea.")
+
+    assert envelope["result"]["remembered"]["fact"] == "The gate code is 12\ufffd34."
+    stored = hass_storage[STORE_KEY]["data"]["pools"]["Kitchen"]
+    assert [fact["text"] for fact in stored] == [
+        "Anna likes t\ufffdea.",
+        "The gate code is 12\ufffd34.",
+    ]
+    prompt = await _prompt(hass, fake_llm)
+    assert "- The gate code is 12\ufffd34." in prompt
+    assert "- Anna likes t\ufffdea." in prompt
+    fake_llm.script([Reply.text("Sure.")])
+    answer = await conversation.async_converse(
+        hass, "thanks", None, Context(), language="en", agent_id="conversation.kitchen"
+    )
+    assert answer.response.speech["plain"]["speech"] == "Sure."

@@ -15,7 +15,7 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 
-from .agent import Message
+from .agent import Message, safe_data
 from .chat_history import trim_to_budget
 from .const import (
     CONF_CONVERSATION_EXPIRY,
@@ -154,7 +154,9 @@ class ConversationStore:
             kept.pop(replaces, None)
         kept.pop(conversation_id, None)  # re-inserted last: dicts keep insertion order
         kept[conversation_id] = Conversation(
-            trim_to_budget(messages, limits.history_tokens),
+            # Made safe where it entered; again here, as one bad string would stop
+            # every later write of the file.
+            safe_data(trim_to_budget(messages, limits.history_tokens)),
             dt_util.utcnow(),
             device_id,
         )

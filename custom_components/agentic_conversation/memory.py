@@ -16,6 +16,7 @@ from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers.storage import Store
 
+from .agent import safe_text
 from .const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN, LOGGER
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class Fact:
 def clean_fact(text: str) -> str:
     """The fact on one line, trimmed; raises MemoryLimitError if empty or too long."""
     # One line: a fact must not look like a new section of the system prompt.
-    cleaned = " ".join(str(text).split())
+    cleaned = safe_text(" ".join(str(text).split()))
     if not cleaned:
         raise MemoryLimitError("memory_fact_empty", "The fact is empty.")
     if len(cleaned) > MAX_FACT_CHARS:
