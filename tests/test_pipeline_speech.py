@@ -274,6 +274,7 @@ async def test_a_reply_far_past_max_tokens_is_cut_at_a_sentence_end(
     recorder: RecordingTTS,
     pipeline: Any,
     hass_client: ClientSessionGenerator,
+    *,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Asked for 64 tokens, sent 130 kB: the satellite hears 512 characters at most."""
