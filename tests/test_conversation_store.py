@@ -7,7 +7,7 @@ stays in the store file.
 import asyncio
 from datetime import timedelta
 import json
-import logging
+from pathlib import Path
 from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
@@ -21,6 +21,7 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.util import dt as dt_util
 
 from custom_components.agentic_conversation.const import (
@@ -199,38 +200,84 @@ async def test_kept_across_a_restart_of_the_entry(
     assert "the code word is PAPAYA" in _sent_texts(fake_llm)
 
 
+GOOD = {
+    "messages": [
+        {"role": "user", "content": "the code word is PAPAYA"},
+        {"role": "assistant", "content": "Noted."},
+    ],
+    "updated": "2026-11-01T10:00:00+00:00",
+    "device_id": None,
+}
+
+
 @pytest.mark.parametrize(
-    "stored",
+    ("envelope", "kept"),
     [
-        "not json at all",
-        {"agents": "nope"},
-        {"agents": {AGENT_ID: {"x": {"messages": "nope", "updated": "?"}}}},
-        ["a", "list"],
+        ({"version": 1, "data": "not json at all"}, []),
+        ({"version": 1, "data": {"agents": "nope"}}, []),
+        ({"version": 1, "data": ["a", "list"]}, []),
+        ({"version": 2, "minor_version": 1, "data": {"agents": {}}}, []),
+        ({"version": 1, "minor_version": 2, "data": {"agents": {}}}, []),
+        (
+            {
+                "version": 1,
+                "minor_version": 1,
+                "data": {
+                    "agents": {
+                        AGENT_ID: {
+                            "good": GOOD,
+                            "bad": {"messages": "nope", "updated": "?"},
+                        }
+                    }
+                },
+            },
+            ["good"],
+        ),
     ],
 )
-async def test_a_bad_store_file_starts_empty_with_one_warning(
+async def test_a_store_file_not_ours_is_copied_aside_with_a_repair(
     ha_core: HomeAssistant,
     fake_llm: FakeLLM,
     hass_storage: dict[str, Any],
+    *,
     caplog: pytest.LogCaptureFixture,
-    stored: Any,
+    tmp_path: Path,
+    freezer: FrozenDateTimeFactory,
+    envelope: dict[str, Any],
+    kept: list[str],
 ) -> None:
-    """Corrupt or foreign: setup works, a warning is logged, turns are kept again."""
+    """Wrong shape, newer, one bad conversation: copied whole, a Repair, the rest kept."""
     hass = ha_core
-    hass_storage[STORE_KEY] = {"version": 1, "key": STORE_KEY, "data": stored}
-    caplog.set_level(logging.WARNING)
+    hass.config.config_dir = str(tmp_path)
+    hass_storage[STORE_KEY] = {"key": STORE_KEY, **envelope}
 
-    entry = await _setup(hass, fake_llm)
+    entry = await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
     fake_llm.script([Reply.text("Hello.")])
-    result = await _ask(hass, "hello")
+    result = await _ask(hass, "hello", "good" if kept else None)
 
     assert entry.state.name == "LOADED"
     assert _speech(result) == "Hello."
-    assert any(
-        "conversations" in r.message
-        for r in caplog.records
-        if r.levelno == logging.WARNING
-    )
+    copies = list((tmp_path / ".storage").glob(f"{STORE_KEY}.corrupt.*"))
+    assert len(copies) == 1
+    assert json.loads(copies[0].read_text()) == {
+        "minor_version": 1,
+        "key": STORE_KEY,
+        **envelope,
+    }
+    assert f"copied aside to {copies[0]}" in caplog.text
+    issues = [
+        issue for issue in ir.async_get(hass).issues.values() if issue.domain == DOMAIN
+    ]
+    assert [i.translation_key for i in issues] == ["conversations_set_aside"]
+    assert issues[0].translation_placeholders == {
+        "path": str(tmp_path / ".storage" / STORE_KEY),
+        "copy": str(copies[0]),
+    }
+    if kept:
+        assert "the code word is PAPAYA" in _sent_texts(fake_llm)
+    await _flush(hass, freezer)
+    assert sorted(_stored(hass_storage)) == sorted({*kept, str(result.conversation_id)})
+    assert hass_storage[STORE_KEY]["version"] == 1
 
 
 async def test_a_thousand_conversations_load_and_stay_bounded(

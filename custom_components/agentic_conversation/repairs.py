@@ -4,7 +4,11 @@ from typing import Any
 
 import probatio
 
-from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.components.repairs import (
+    ConfirmRepairFlow,
+    RepairsFlow,
+    RepairsFlowResult,
+)
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
@@ -19,8 +23,10 @@ from .runtime import AgenticConfigEntry
 async def async_create_fix_flow(
     hass: HomeAssistant, issue_id: str, data: dict[str, Any] | None
 ) -> RepairsFlow:
-    """The fix flow of a "cannot use tools" issue (the only fixable one)."""
+    """The fix flow of an issue: a file set aside is acknowledged, tools get fixed."""
     data = data or {}
+    if data.get("set_aside"):
+        return ConfirmRepairFlow()
     return ToolsUnsupportedFlow(str(data.get("entry_id")), str(data.get("subentry_id")))
 
 
