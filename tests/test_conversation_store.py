@@ -21,7 +21,9 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 
 from custom_components.agentic_conversation.const import (
@@ -425,3 +427,30 @@ async def test_six_turns_at_once_are_all_kept(
     await _flush(hass, freezer)
     stored = _stored(hass_storage)[str(conversation_id)]["messages"]
     assert len(stored) == 2 * 8
+
+
+async def test_the_set_aside_repair_is_acknowledged_by_its_fix(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    """The Repair tells where the copy is; Submit removes it, the copy stays."""
+    hass = ha_core
+    hass.config.config_dir = str(tmp_path)
+    hass_storage[STORE_KEY] = {"version": 3, "key": STORE_KEY, "data": {"agents": {}}}
+    await _setup(hass, fake_llm)
+    assert await async_setup_component(hass, "repairs", {})
+    (issue,) = [i for i in ir.async_get(hass).issues.values() if i.domain == DOMAIN]
+    flows = hass.data["repairs"]["flow_manager"]
+
+    result = await flows.async_init(DOMAIN, context={"issue_id": issue.issue_id})
+    assert result["step_id"] == "confirm"
+    assert result["description_placeholders"]["copy"].startswith(
+        str(tmp_path / ".storage" / f"{STORE_KEY}.corrupt.")
+    )
+    result = await flows.async_configure(result["flow_id"], {})
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue.issue_id) is None
+    assert len(list((tmp_path / ".storage").glob(f"{STORE_KEY}.corrupt.*"))) == 1
