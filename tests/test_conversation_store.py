@@ -100,6 +100,13 @@ def _stored(hass_storage: dict[str, Any]) -> dict[str, Any]:
     return conversations
 
 
+async def _flush(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> None:
+    """Let the store's delayed save happen."""
+    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+
+
 async def test_history_outlives_has_chat_session(
     ha_core: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
 ) -> None:
@@ -317,9 +324,7 @@ async def test_a_thousand_conversations_load_and_stay_bounded(
     fake_llm.script([Reply.text("You are 999.")])
 
     await _ask(hass, "who am I?", "c999")
-    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done()
+    await _flush(hass, freezer)
 
     assert "I am number 999" in _sent_texts(fake_llm)
     assert len(_stored(hass_storage)) == 50
@@ -344,13 +349,6 @@ async def test_removing_the_agent_removes_its_conversations(
 
 def _speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
-
-
-async def _flush(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> None:
-    """Let the store's delayed save happen."""
-    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done()
 
 
 async def test_unencodable_text_is_answered_and_kept_across_a_restart(
