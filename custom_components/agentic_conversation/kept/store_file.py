@@ -119,7 +119,7 @@ async def async_set_aside(  # noqa: PLR0913 - what was read and why
         is_fixable=True,
         is_persistent=True,
         severity=ir.IssueSeverity.ERROR,
-        translation_key=str(kind),
+        translation_key=kind.value,
         translation_placeholders={"path": store.path, "copy": copy},
         data={"set_aside": True},
     )
