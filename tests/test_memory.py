@@ -565,6 +565,11 @@ async def test_a_fact_with_a_lone_surrogate_does_not_break_later_turns(
     prompt = await _prompt(hass, fake_llm)
     assert "- The gate code is 12\ufffd34." in prompt
     assert "- Anna likes t\ufffdea." in prompt
+    fake_llm.script([Reply.text("Ahoy.")])
+    system = await _ask(
+        hass, fake_llm, "hi", extra_system_prompt="Talk like a \udbff pirate."
+    )
+    assert "\nTalk like a \ufffd pirate.\n\n# Memory\n" in system
     fake_llm.script([Reply.text("Sure.")])
     answer = await conversation.async_converse(
         hass, "thanks", None, Context(), language="en", agent_id="conversation.kitchen"

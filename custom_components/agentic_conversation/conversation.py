@@ -100,7 +100,12 @@ class AgenticConversationEntity(conversation.ConversationEntity):
     ) -> conversation.ConversationResult:
         """Answer one user message; a conversation busy with another gets words too."""
         # Text enters here (HA's chat log, our store, the request): made encodable.
-        user_input = replace(user_input, text=safe_text(user_input.text))
+        user_input = replace(
+            user_input,
+            text=safe_text(user_input.text),
+            extra_system_prompt=user_input.extra_system_prompt
+            and safe_text(user_input.extra_system_prompt),
+        )
         try:
             async with self._turns.one_at_a_time(
                 user_input.conversation_id or user_input.device_id
