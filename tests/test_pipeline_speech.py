@@ -283,10 +283,15 @@ async def test_a_reply_far_past_max_tokens_is_cut_at_a_sentence_end(
 
     output, _ = await _say(ha_core, pipeline, await hass_client(), "how is the house?")
 
-    spoken = " ".join([sentence] * 7)  # 7 x 66 = 462 characters; 8 would be 528
+    spoken = " ".join([sentence] * 7)  # 461 characters; 8 sentences would be 527
     assert recorder.said == [spoken]
     assert output["response"]["speech"]["plain"]["speech"] == spoken
-    assert "longer than the agent asked for (512 characters allowed" in caplog.text
+    cuts = [r.getMessage() for r in caplog.records if "cut after" in r.getMessage()]
+    cut = (
+        "The reply is longer than the agent asked for (512 characters allowed for "
+        f"its max_tokens): cut after {len(spoken)} characters, the rest is not spoken"
+    )
+    assert cuts == [cut]
 
 
 async def test_preamble_then_a_broken_stream_is_followed_by_the_spoken_fallback(

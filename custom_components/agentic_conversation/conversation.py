@@ -108,7 +108,11 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         )
         try:
             async with self._turns.one_at_a_time(
-                user_input.conversation_id or user_input.device_id
+                ("conversation", user_input.conversation_id)
+                if user_input.conversation_id
+                else ("device", user_input.device_id)
+                if user_input.device_id
+                else None
             ):
                 return await super().async_process(user_input)
         except _BUSY_ERRORS:

@@ -318,7 +318,10 @@ async def _finish(
         )
         yield {"role": "assistant", "content": record.spoken}
         return
-    answer = clean_for_speech(result.text, record.speech_budget)
+    # A streamed answer was cut (and logged) as it streamed.
+    answer = clean_for_speech(
+        result.text, None if streamed.strip() else record.speech_budget
+    )
     answered = (
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized

@@ -92,8 +92,13 @@ def clean_for_speech(text: str, budget: int | None = None) -> str:
     return text
 
 
-def _cut(text: str, budget: int, *, sentences_only: bool = False) -> str:
-    """The text cut at its last sentence end within the budget (else a space); logged."""
+def _cut(
+    text: str, budget: int, *, before: int = 0, sentences_only: bool = False
+) -> str:
+    """The text cut at its last sentence end within the budget (else a space); logged.
+
+    `before`: characters already spoken; the budget is what is left after them.
+    """
     room = text[:budget]
     ends = [match.end() for match in _SENTENCE_END.finditer(room)]
     if ends:
@@ -103,8 +108,8 @@ def _cut(text: str, budget: int, *, sentences_only: bool = False) -> str:
     LOGGER.warning(
         "The reply is longer than the agent asked for (%d characters allowed for "
         "its max_tokens): cut after %d characters, the rest is not spoken",
-        budget,
-        end,
+        before + budget,
+        before + len(text[:end].rstrip()),
     )
     return text[:end].rstrip()
 
@@ -182,7 +187,12 @@ class SpeechStreamCleaner:
         if len(text) > left:
             self._cut = True
             # After words were spoken, a half sentence is worse than none.
-            text = _cut(text, max(left, 0), sentences_only=self._spoken > 0)
+            text = _cut(
+                text,
+                max(left, 0),
+                before=self._spoken,
+                sentences_only=self._spoken > 0,
+            )
         elif not final and len(text) > left - _SENTENCE_WINDOW:
             ends = [match.end() for match in _SENTENCE_END.finditer(text)]
             end = ends[-1] if ends else 0
