@@ -3,6 +3,10 @@
 Starts the built-in llama.cpp server unless OPENAI_BASE_URL names another one, starts
 `hass` with config/, completes onboarding on the first start (a dev user), configures
 our integration through the config-flow API, and keeps running until Ctrl+C.
+
+Ctrl+C stops Home Assistant as a restart does: `hass` runs in its own process group, so
+the terminal's SIGINT reaches only us; we send it one SIGTERM and wait until it has
+finished (its final store writes included). A second Ctrl+C kills it.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ CREDENTIALS = CONFIG / ".agentic_dev.json"
 HA_URL = "http://127.0.0.1:8123"
 LLAMA_PORT = int(os.environ.get("AGENTIC_LLAMA_PORT", "8081"))
 DEV_LOGIN = Login(name="Developer", username="dev", password="agentic-dev")
+# Home Assistant's own stop gives its stages up to 100 + 60 + 30 s before it gives up.
+HASS_STOP_TIMEOUT = 200.0
 
 
 def _say(text: str) -> None:
@@ -125,6 +131,44 @@ async def _configure(
     return {"entry": entry, "agent": agent}
 
 
+def start_in_own_group(
+    args: list[str], env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """A child in its own process group: Ctrl+C in the terminal does not reach it."""
+    return subprocess.Popen(args, env=env, process_group=0)
+
+
+def start_hass(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Home Assistant with config/, stopped only by us (see stop_hass)."""
+    return start_in_own_group(
+        [sys.executable, "-m", "homeassistant", "--config", str(CONFIG)], env
+    )
+
+
+async def stop_hass(
+    process: subprocess.Popen[bytes],
+    *,
+    timeout: float = HASS_STOP_TIMEOUT,
+    force: asyncio.Event | None = None,
+) -> int:
+    """Stop Home Assistant as a restart does: one SIGTERM, then wait for it to finish.
+
+    A second signal to Home Assistant mid-stop would kill it before its final writes;
+    it is killed only after `timeout` or when `force` is set (a second Ctrl+C).
+    """
+    if process.poll() is None:
+        _say("stopping Home Assistant (Ctrl+C again to kill it)")
+        process.send_signal(signal.SIGTERM)
+    deadline = asyncio.get_running_loop().time() + timeout
+    while process.poll() is None:
+        if asyncio.get_running_loop().time() > deadline or (force and force.is_set()):
+            _say("Home Assistant did not stop: killing it")
+            process.kill()
+            break
+        await asyncio.sleep(0.1)
+    return process.wait()
+
+
 async def main() -> int:
     """Run until hass exits or Ctrl+C."""
     llm_url = os.environ.get("OPENAI_BASE_URL", "").strip()
@@ -134,13 +178,15 @@ async def main() -> int:
         **os.environ,
         "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
     }
-    hass = subprocess.Popen(
-        [sys.executable, "-m", "homeassistant", "--config", str(CONFIG)], env=env
-    )
-    stop = asyncio.Event()
+    hass = start_hass(env)
+    stop, force = asyncio.Event(), asyncio.Event()
+
+    def _on_signal() -> None:
+        (force if stop.is_set() else stop).set()
+
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, _on_signal)
     try:
         if built_in:
             # Home Assistant starts meanwhile: on a cold machine building llama-server
@@ -172,13 +218,14 @@ async def main() -> int:
                     await asyncio.wait_for(stop.wait(), 1)
             cleanup.cancel()
     finally:
-        for process in (hass, llama):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(30)
-                if process.poll() is None:
-                    process.kill()
+        # Home Assistant first: a turn still running may need the model to finish.
+        await stop_hass(hass, force=force)
+        if llama is not None and llama.poll() is None:
+            llama.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                llama.wait(30)
+            if llama.poll() is None:
+                llama.kill()
     return hass.returncode or 0
 
 

@@ -677,19 +677,29 @@ async def test_an_admin_only_api_is_refused_in_words(
     unregister()
 
 
-async def test_a_message_while_the_conversation_is_busy_gets_words(
+async def test_a_message_while_another_agent_answers_the_conversation_gets_words(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """HA 2026.11+ refuses a second message while the first is answered: we say so."""
+    """HA 2026.11+ refuses a message while another agent answers that conversation.
+
+    (Our own agent's turns of one conversation wait for each other instead: see
+    test_conversation_store.py.)
+    """
     if not hasattr(conversation, "ConversationBusyError"):
         pytest.skip("Home Assistant 2026.10 answers both messages at once")
     hass = ha_core
     agent = await _agent(hass, fake_llm, **{CONF_TURN_TIMEOUT: 1})
+    await _agent(hass, fake_llm)
+    other = next(
+        s
+        for s in hass.states.async_entity_ids(conversation.DOMAIN)
+        if s not in {"conversation.home_assistant", agent}
+    )
     fake_llm.script([Reply.hang()])
     first = hass.async_create_task(_ask(hass, agent, "first", "kitchen-chat"))
     await fake_llm.wait_for_requests(1)
 
-    second = await _ask(hass, agent, "second", "kitchen-chat", language="nl")
+    second = await _ask(hass, other, "second", "kitchen-chat", language="nl")
 
     assert _speech(second) == (
         "Ik ben nog bezig met je vorige bericht. Wacht even en probeer het dan opnieuw."

@@ -4,8 +4,10 @@ What is checked is what the LLM server is sent (the earlier turns, or not) and w
 stays in the store file.
 """
 
+import asyncio
 from datetime import timedelta
-import logging
+import json
+from pathlib import Path
 from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
@@ -19,6 +21,9 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 
 from custom_components.agentic_conversation.const import (
@@ -93,6 +98,13 @@ def _sent_texts(server: FakeLLM, index: int = -1) -> list[str]:
 def _stored(hass_storage: dict[str, Any]) -> dict[str, Any]:
     conversations: dict[str, Any] = hass_storage[STORE_KEY]["data"]["agents"][AGENT_ID]
     return conversations
+
+
+async def _flush(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> None:
+    """Let the store's delayed save happen."""
+    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
 
 
 async def test_history_outlives_has_chat_session(
@@ -197,38 +209,84 @@ async def test_kept_across_a_restart_of_the_entry(
     assert "the code word is PAPAYA" in _sent_texts(fake_llm)
 
 
+GOOD = {
+    "messages": [
+        {"role": "user", "content": "the code word is PAPAYA"},
+        {"role": "assistant", "content": "Noted."},
+    ],
+    "updated": "2026-11-01T10:00:00+00:00",
+    "device_id": None,
+}
+
+
 @pytest.mark.parametrize(
-    "stored",
+    ("envelope", "kept"),
     [
-        "not json at all",
-        {"agents": "nope"},
-        {"agents": {AGENT_ID: {"x": {"messages": "nope", "updated": "?"}}}},
-        ["a", "list"],
+        ({"version": 1, "data": "not json at all"}, []),
+        ({"version": 1, "data": {"agents": "nope"}}, []),
+        ({"version": 1, "data": ["a", "list"]}, []),
+        ({"version": 2, "minor_version": 1, "data": {"agents": {}}}, []),
+        ({"version": 1, "minor_version": 2, "data": {"agents": {}}}, []),
+        (
+            {
+                "version": 1,
+                "minor_version": 1,
+                "data": {
+                    "agents": {
+                        AGENT_ID: {
+                            "good": GOOD,
+                            "bad": {"messages": "nope", "updated": "?"},
+                        }
+                    }
+                },
+            },
+            ["good"],
+        ),
     ],
 )
-async def test_a_bad_store_file_starts_empty_with_one_warning(
+async def test_a_store_file_not_ours_is_copied_aside_with_a_repair(
     ha_core: HomeAssistant,
     fake_llm: FakeLLM,
     hass_storage: dict[str, Any],
+    *,
     caplog: pytest.LogCaptureFixture,
-    stored: Any,
+    tmp_path: Path,
+    freezer: FrozenDateTimeFactory,
+    envelope: dict[str, Any],
+    kept: list[str],
 ) -> None:
-    """Corrupt or foreign: setup works, a warning is logged, turns are kept again."""
+    """Wrong shape, newer, one bad conversation: copied whole, a Repair, the rest kept."""
     hass = ha_core
-    hass_storage[STORE_KEY] = {"version": 1, "key": STORE_KEY, "data": stored}
-    caplog.set_level(logging.WARNING)
+    hass.config.config_dir = str(tmp_path)
+    hass_storage[STORE_KEY] = {"key": STORE_KEY, **envelope}
 
-    entry = await _setup(hass, fake_llm)
+    entry = await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
     fake_llm.script([Reply.text("Hello.")])
-    result = await _ask(hass, "hello")
+    result = await _ask(hass, "hello", "good" if kept else None)
 
     assert entry.state.name == "LOADED"
     assert _speech(result) == "Hello."
-    assert any(
-        "conversations" in r.message
-        for r in caplog.records
-        if r.levelno == logging.WARNING
-    )
+    copies = list((tmp_path / ".storage").glob(f"{STORE_KEY}.corrupt.*"))
+    assert len(copies) == 1
+    assert json.loads(copies[0].read_text()) == {
+        "minor_version": 1,
+        "key": STORE_KEY,
+        **envelope,
+    }
+    assert f"copied aside to {copies[0]}" in caplog.text
+    issues = [
+        issue for issue in ir.async_get(hass).issues.values() if issue.domain == DOMAIN
+    ]
+    assert [i.translation_key for i in issues] == ["conversations_set_aside"]
+    assert issues[0].translation_placeholders == {
+        "path": str(tmp_path / ".storage" / STORE_KEY),
+        "copy": str(copies[0]),
+    }
+    if kept:
+        assert "the code word is PAPAYA" in _sent_texts(fake_llm)
+    await _flush(hass, freezer)
+    assert sorted(_stored(hass_storage)) == sorted({*kept, str(result.conversation_id)})
+    assert hass_storage[STORE_KEY]["version"] == 1
 
 
 async def test_a_thousand_conversations_load_and_stay_bounded(
@@ -266,9 +324,7 @@ async def test_a_thousand_conversations_load_and_stay_bounded(
     fake_llm.script([Reply.text("You are 999.")])
 
     await _ask(hass, "who am I?", "c999")
-    freezer.tick(timedelta(seconds=SAVE_DELAY + 1))
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done()
+    await _flush(hass, freezer)
 
     assert "I am number 999" in _sent_texts(fake_llm)
     assert len(_stored(hass_storage)) == 50
@@ -293,3 +349,106 @@ async def test_removing_the_agent_removes_its_conversations(
 
 def _speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
+
+
+async def test_unencodable_text_is_answered_and_kept_across_a_restart(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Lone surrogates from the user, the model's stream and its tool call: all kept."""
+    hass = ha_core
+    entry = await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
+    fake_llm.script(
+        [
+            Reply.tool_calls([("no_such_tool", {"name": "Kü\udc00che"})]),
+            Reply.text("Hi \ud800 there."),
+        ]
+    )
+
+    first = await _ask(hass, "hello \ud800 world")
+
+    assert _speech(first) == "Hi \ufffd there."
+    assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
+    await _flush(hass, freezer)
+    stored = _stored(hass_storage)[str(first.conversation_id)]["messages"]
+    assert [m["content"] for m in stored if m["role"] == "user"] == [
+        "hello \ufffd world"
+    ]
+    assert stored[-1] == {"role": "assistant", "content": "Hi \ufffd there."}
+    call = stored[1]["tool_calls"][0]["function"]
+    assert json.loads(call["arguments"]) == {"name": "Kü\ufffdche"}
+
+    # A restart: the file is read back and the conversation continues.
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    fake_llm.script([Reply.text("Still here.")])
+    second = await _ask(hass, "and now?", first.conversation_id)
+
+    assert _speech(second) == "Still here."
+    assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
+    assert _sent_texts(fake_llm)[-2:] == ["Hi \ufffd there.", "and now?"]
+
+
+async def test_six_turns_at_once_are_all_kept(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Six concurrent turns on one conversation: six replies, six exchanges kept."""
+    hass = ha_core
+    await _setup(hass, fake_llm, **{CONF_CONVERSATION_EXPIRY: 0})
+    fake_llm.script([Reply.text("Hello.")])
+    first = await _ask(hass, "hello")
+    conversation_id = first.conversation_id
+    fake_llm.script([Reply.text(f"Reply {n}.") for n in range(6)])
+
+    results = await asyncio.gather(
+        *(_ask(hass, f"message {n}", conversation_id) for n in range(6))
+    )
+
+    assert sorted(_speech(result) for result in results) == [
+        f"Reply {n}." for n in range(6)
+    ]
+    assert {result.conversation_id for result in results} == {conversation_id}
+    fake_llm.script([Reply.text("Done.")])
+    await _ask(hass, "what did I say?", conversation_id)
+    sent = _sent_texts(fake_llm)
+    assert sorted(t for t in sent if t.startswith("message ")) == [
+        f"message {n}" for n in range(6)
+    ]
+    assert sorted(t for t in sent if t.startswith("Reply ")) == [
+        f"Reply {n}." for n in range(6)
+    ]
+    await _flush(hass, freezer)
+    stored = _stored(hass_storage)[str(conversation_id)]["messages"]
+    assert len(stored) == 2 * 8
+
+
+async def test_the_set_aside_repair_is_acknowledged_by_its_fix(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_storage: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    """The Repair tells where the copy is; Submit removes it, the copy stays."""
+    hass = ha_core
+    hass.config.config_dir = str(tmp_path)
+    hass_storage[STORE_KEY] = {"version": 3, "key": STORE_KEY, "data": {"agents": {}}}
+    await _setup(hass, fake_llm)
+    assert await async_setup_component(hass, "repairs", {})
+    (issue,) = [i for i in ir.async_get(hass).issues.values() if i.domain == DOMAIN]
+    flows = hass.data["repairs"]["flow_manager"]
+
+    result = await flows.async_init(DOMAIN, context={"issue_id": issue.issue_id})
+    assert result["step_id"] == "confirm"
+    assert result["description_placeholders"]["copy"].startswith(
+        str(tmp_path / ".storage" / f"{STORE_KEY}.corrupt.")
+    )
+    result = await flows.async_configure(result["flow_id"], {})
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue.issue_id) is None
+    assert len(list((tmp_path / ".storage").glob(f"{STORE_KEY}.corrupt.*"))) == 1

@@ -1,7 +1,7 @@
 """Household memory: remember, forget, recall by voice; the To-do list; the prompt."""
 
 import json
-import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +13,7 @@ from homeassistant.config_entries import ConfigSubentryDataWithId
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
-from homeassistant.helpers import llm
+from homeassistant.helpers import issue_registry as ir, llm
 
 from custom_components.agentic_conversation import memory as memory_module
 from custom_components.agentic_conversation.const import (
@@ -437,34 +437,53 @@ async def test_facts_survive_a_reload_and_go_with_their_agent(
     assert STORE_KEY not in hass_storage
 
 
+def _copies(tmp_path: Path) -> list[Path]:
+    return list((tmp_path / ".storage").glob(f"{STORE_KEY}.corrupt.*"))
+
+
+def _set_aside_issues(hass: HomeAssistant) -> list[ir.IssueEntry]:
+    return [
+        issue
+        for issue in ir.async_get(hass).issues.values()
+        if issue.domain == DOMAIN and issue.translation_key == "memory_set_aside"
+    ]
+
+
 @pytest.mark.parametrize(
-    "stored",
+    "envelope",
     [
-        {"pools": "not a mapping"},
-        ["not", "a", "mapping"],
-        {"pools": {"Kitchen": "not a list"}},
+        {"version": 1, "data": {"pools": "not a mapping"}},
+        {"version": 1, "data": ["not", "a", "mapping"]},
+        {"version": 1, "data": {"pools": {"Kitchen": "not a list"}}},
+        {"version": 2, "data": {"pools": {}}},
+        {"version": 1, "minor_version": 3, "data": {"pools": {}}},
     ],
 )
-async def test_an_unreadable_memory_starts_empty_with_one_warning(
+async def test_a_memory_file_not_ours_is_copied_aside_and_memory_works(
     ha_core: HomeAssistant,
     fake_llm: FakeLLM,
     hass_storage: dict[str, Any],
+    *,
     caplog: pytest.LogCaptureFixture,
-    stored: Any,
+    tmp_path: Path,
+    envelope: dict[str, Any],
 ) -> None:
-    """A corrupt store: one warning, an empty memory that works."""
+    """Wrong shape or newer: the whole file copied aside, a Repair, an empty memory."""
     hass = ha_core
-    hass_storage[STORE_KEY] = {"version": 1, "key": STORE_KEY, "data": stored}
-    caplog.set_level(logging.WARNING)
+    hass.config.config_dir = str(tmp_path)
+    hass_storage[STORE_KEY] = {"key": STORE_KEY, **envelope}
 
     await _connection(hass, fake_llm)
 
-    warnings = [
-        r
-        for r in caplog.records
-        if r.levelno == logging.WARNING and "memory" in r.getMessage()
-    ]
-    assert len(warnings) == 1
+    copies = _copies(tmp_path)
+    assert len(copies) == 1
+    assert json.loads(copies[0].read_text()) == {
+        "minor_version": 1,
+        "key": STORE_KEY,
+        **envelope,
+    }
+    assert f"copied aside to {copies[0]}" in caplog.text
+    assert len(_set_aside_issues(hass)) == 1
     assert await _items(hass) == []
     await _todo(hass, "add_item", item=BINS)
     assert BINS in await _prompt(hass, fake_llm)
@@ -474,21 +493,20 @@ async def test_unreadable_facts_are_dropped_and_the_rest_kept(
     ha_core: HomeAssistant,
     fake_llm: FakeLLM,
     hass_storage: dict[str, Any],
-    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
 ) -> None:
-    """One bad fact costs only itself."""
+    """One bad fact costs only itself; the whole file is copied aside first."""
     hass = ha_core
+    hass.config.config_dir = str(tmp_path)
     good = {"id": "a1", "text": BINS, "user_id": None}
-    hass_storage[STORE_KEY] = {
-        "version": 1,
-        "key": STORE_KEY,
-        "data": {"pools": {"Kitchen": [good, {"id": 3}, "junk", good]}},
-    }
+    data = {"pools": {"Kitchen": [good, {"id": 3}, "junk", good]}}
+    hass_storage[STORE_KEY] = {"version": 1, "key": STORE_KEY, "data": data}
 
     await _connection(hass, fake_llm)
 
     assert [i["summary"] for i in await _items(hass)] == [BINS]
-    assert "Dropped 3 unreadable facts" in caplog.text
+    assert json.loads(_copies(tmp_path)[0].read_text())["data"] == data
+    assert len(_set_aside_issues(hass)) == 1
 
 
 async def test_a_store_that_cannot_be_loaded_starts_empty(
@@ -503,7 +521,7 @@ async def test_a_store_that_cannot_be_loaded_starts_empty(
 
     await _connection(hass, fake_llm)
 
-    assert "Could not read the agents' memory" in caplog.text
+    assert f"{STORE_KEY} could not be read" in caplog.text
     assert await _items(hass) == []
 
 
@@ -524,3 +542,36 @@ def test_the_prompt_keeps_the_newest_facts_within_its_budget(
         "(3 older facts are not shown here.)"
     )
     assert facts_prompt([]) is None
+
+
+async def test_a_fact_with_a_lone_surrogate_does_not_break_later_turns(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, hass_storage: dict[str, Any]
+) -> None:
+    """Remembered by voice and by the list: stored, in the prompt, turns still answer."""
+    hass = ha_core
+    await _connection(hass, fake_llm)
+
+    envelope = await _ask_tool(
+        hass, fake_llm, "remember", {"fact": "The gate code is 12\ud80034."}
+    )
+    await _todo(hass, "add_item", item="Anna likes t\udfffea.")
+
+    assert envelope["result"]["remembered"]["fact"] == "The gate code is 12\ufffd34."
+    stored = hass_storage[STORE_KEY]["data"]["pools"]["Kitchen"]
+    assert [fact["text"] for fact in stored] == [
+        "Anna likes t\ufffdea.",
+        "The gate code is 12\ufffd34.",
+    ]
+    prompt = await _prompt(hass, fake_llm)
+    assert "- The gate code is 12\ufffd34." in prompt
+    assert "- Anna likes t\ufffdea." in prompt
+    fake_llm.script([Reply.text("Ahoy.")])
+    system = await _ask(
+        hass, fake_llm, "hi", extra_system_prompt="Talk like a \udbff pirate."
+    )
+    assert "\nTalk like a \ufffd pirate.\n\n# Memory\n" in system
+    fake_llm.script([Reply.text("Sure.")])
+    answer = await conversation.async_converse(
+        hass, "thanks", None, Context(), language="en", agent_id="conversation.kitchen"
+    )
+    assert answer.response.speech["plain"]["speech"] == "Sure."

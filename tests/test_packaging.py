@@ -68,6 +68,12 @@ IMPLICIT_KEYS = {
     "config_subentries.conversation.entry_type",
     "config_subentries.conversation.initiate_flow.user",
     "config_subentries.conversation.initiate_flow.reconfigure",
+    # HA's ConfirmRepairFlow (its "confirm" step) for a store file set aside
+    *(
+        f"issues.{issue}.fix_flow.step.confirm.{field}"
+        for issue in ("conversations_set_aside", "memory_set_aside")
+        for field in ("title", "description")
+    ),
 }
 # Parts of a key path that are HA's structure, not names our code uses.
 STRUCTURE = {

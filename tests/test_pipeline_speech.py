@@ -38,6 +38,7 @@ from homeassistant.setup import async_setup_component
 from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_MAX_TOKENS,
     CONF_MODEL,
     CONF_WAIT_PHRASE_AFTER,
     DOMAIN,
@@ -264,6 +265,33 @@ async def test_a_long_answer_is_spoken_as_streamed(
     spoken = "All good. The house is quiet, every door is shut and the lights are off."
     assert recorder.said == [spoken]
     assert output["response"]["speech"]["plain"]["speech"] == spoken
+
+
+@pytest.mark.parametrize("agent_options", [{CONF_MAX_TOKENS: 64}])
+async def test_a_reply_far_past_max_tokens_is_cut_at_a_sentence_end(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+    *,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Asked for 64 tokens, sent 130 kB: the satellite hears 512 characters at most."""
+    sentence = "The kitchen light is on and the heating is set to twenty degrees."
+    fake_llm.script([Reply.text(" ".join([sentence] * 2000), chunk_size=4000)])
+
+    output, _ = await _say(ha_core, pipeline, await hass_client(), "how is the house?")
+
+    spoken = " ".join([sentence] * 7)  # 461 characters; 8 sentences would be 527
+    assert recorder.said == [spoken]
+    assert output["response"]["speech"]["plain"]["speech"] == spoken
+    cuts = [r.getMessage() for r in caplog.records if "cut after" in r.getMessage()]
+    cut = (
+        "The reply is longer than the agent asked for (512 characters allowed for "
+        f"its max_tokens): cut after {len(spoken)} characters, the rest is not spoken"
+    )
+    assert cuts == [cut]
 
 
 async def test_preamble_then_a_broken_stream_is_followed_by_the_spoken_fallback(

@@ -1,5 +1,6 @@
 """The conversation agents: one entity per `conversation` subentry."""
 
+from dataclasses import replace
 from typing import Literal
 
 from homeassistant.components import conversation
@@ -9,7 +10,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .agent import LLMProvider, Message
+from .agent import LLMProvider, Message, safe_text
 from .agents import agent_device_info, agent_subentries
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
@@ -26,6 +27,7 @@ from .const import (
 )
 from .conversation_store import limits_of
 from .conversation_turn import async_run_turn, error_result
+from .kept.turns import ConversationTurns
 from .memory import agent_memory, join_prompts, memory_prompt, without_facts
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
@@ -81,6 +83,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         # One provider per agent, over the connection's shared client; the entity is
         # rebuilt when the agent's options change.
         self._provider: LLMProvider = build_provider(hass, entry, subentry)
+        self._turns = ConversationTurns()
 
     async def async_will_remove_from_hass(self) -> None:
         """Held actions die with the agent: a reloaded agent asks again."""
@@ -96,8 +99,22 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         self, user_input: conversation.ConversationInput
     ) -> conversation.ConversationResult:
         """Answer one user message; a conversation busy with another gets words too."""
+        # Text enters here (HA's chat log, our store, the request): made encodable.
+        user_input = replace(
+            user_input,
+            text=safe_text(user_input.text),
+            extra_system_prompt=user_input.extra_system_prompt
+            and safe_text(user_input.extra_system_prompt),
+        )
         try:
-            return await super().async_process(user_input)
+            async with self._turns.one_at_a_time(
+                ("conversation", user_input.conversation_id)
+                if user_input.conversation_id
+                else ("device", user_input.device_id)
+                if user_input.device_id
+                else None
+            ):
+                return await super().async_process(user_input)
         except _BUSY_ERRORS:
             speech = await async_render(
                 self.hass, user_input.language, Fallback(Problem.CONVERSATION_BUSY)

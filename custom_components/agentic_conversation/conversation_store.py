@@ -2,8 +2,8 @@
 
 Per connection one HA `Store` file holds each agent's conversations (every turn's
 user text, assistant text, tool calls and results), bounded per agent by a number of
-conversations and the history budget, written debounced and on stop. A missing,
-corrupt or foreign file means starting empty with one warning.
+conversations and the history budget, written debounced and on stop. A file (or a
+conversation in it) we cannot read as ours is copied aside first (kept/store_file.py).
 """
 
 from collections.abc import Mapping, Sequence
@@ -12,10 +12,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 
-from .agent import Message
+from .agent import Message, safe_data
 from .chat_history import trim_to_budget
 from .const import (
     CONF_CONVERSATION_EXPIRY,
@@ -25,8 +24,8 @@ from .const import (
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_MAX_CONVERSATIONS,
     DOMAIN,
-    LOGGER,
 )
+from .kept.store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
 
 STORAGE_VERSION = 1
 SAVE_DELAY = 10.0
@@ -77,30 +76,39 @@ class ConversationStore:
 
     def __init__(self, hass: HomeAssistant, entry_id: str) -> None:
         """A store for one connection (config entry)."""
-        self._store: Store[dict[str, Any]] = Store(
+        self._store = KeptStore(
             hass, STORAGE_VERSION, f"{DOMAIN}.{entry_id}.conversations"
         )
+        self._entry_id = entry_id
         self._agents: dict[str, dict[str, Conversation]] = {}
 
     async def async_load(self, agent_ids: Sequence[str]) -> None:
-        """Load what was kept; agents that no longer exist are forgotten."""
-        try:
-            data = await self._store.async_load()
-        except Exception as err:  # noqa: BLE001 - a bad file must never fail setup
-            LOGGER.warning(
-                "Kept conversations could not be read (%s); starting empty", err
-            )
-            data = None
+        """Load what was kept; agents that no longer exist are forgotten.
+
+        A file we cannot read as ours, or a conversation in it, is copied aside first.
+        """
+        data = await async_load_kept(
+            self._store, KeptFile.CONVERSATIONS, self._entry_id
+        )
         self._agents = {}
         if data is None:
             return
         agents = data.get("agents") if isinstance(data, dict) else None
         if not isinstance(agents, dict):
-            LOGGER.warning("Kept conversations are not ours; starting empty")
+            await async_set_aside(
+                self._store,
+                KeptFile.CONVERSATIONS,
+                self._entry_id,
+                data,
+                "not the shape of our conversations",
+            )
             return
         skipped = 0
         for agent_id, conversations in agents.items():
-            if agent_id not in agent_ids or not isinstance(conversations, dict):
+            if not isinstance(conversations, dict):
+                skipped += 1
+                continue
+            if agent_id not in agent_ids:
                 continue
             kept = self._agents.setdefault(agent_id, {})
             for conversation_id, raw in conversations.items():
@@ -109,8 +117,15 @@ class ConversationStore:
                 else:
                     kept[str(conversation_id)] = conversation
         if skipped:
-            LOGGER.warning("Skipped %d unreadable kept conversations", skipped)
-        if set(agents) - set(agent_ids):
+            # One bad conversation costs only itself; the whole file is kept aside.
+            await async_set_aside(
+                self._store,
+                KeptFile.CONVERSATIONS,
+                self._entry_id,
+                data,
+                f"{skipped} unreadable conversations",
+            )
+        if skipped or set(agents) - set(agent_ids):
             self._schedule_save()  # removed agents' conversations go from the file
 
     def find(
@@ -154,7 +169,9 @@ class ConversationStore:
             kept.pop(replaces, None)
         kept.pop(conversation_id, None)  # re-inserted last: dicts keep insertion order
         kept[conversation_id] = Conversation(
-            trim_to_budget(messages, limits.history_tokens),
+            # Made safe where it entered; again here, as one bad string would stop
+            # every later write of the file.
+            safe_data(trim_to_budget(messages, limits.history_tokens)),
             dt_util.utcnow(),
             device_id,
         )

@@ -71,7 +71,7 @@ from .replies import (
     local_preface_key,
 )
 from .runtime import AgenticConfigEntry
-from .speech import SpeechStreamCleaner, clean_for_speech
+from .speech import SpeechStreamCleaner, clean_for_speech, speech_budget
 from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from .tool_options import gate_of
 from .wait_phrase import say_while_waiting
@@ -101,6 +101,8 @@ class _TurnRecord:
     """Whether HA's own agent may answer when no LLM does."""
     try_local: bool = False
     """No LLM answered and nothing was done or said yet: ask HA's own agent."""
+    speech_budget: int | None = None
+    """The characters a reply may have: past them, it is cut (max_tokens ignored)."""
 
 
 async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
@@ -123,6 +125,9 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         subentry.data.get(CONF_CONFIRM_PIN) or None,
         intents=intent_types(chat_log.llm_api),
         local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK),
+        speech_budget=speech_budget(
+            int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS))
+        ),
     )
     try:
         found = entry.runtime_data.capabilities.get(subentry.subentry_id)
@@ -238,14 +243,14 @@ async def _deltas(
     events: AsyncIterator[LoopEvent], record: _TurnRecord
 ) -> AsyncIterator[Delta]:
     """Translate loop events into chat-log deltas, cleaned for speech."""
-    cleaner = SpeechStreamCleaner()
+    cleaner = SpeechStreamCleaner(record.speech_budget)
     streamed = ""
     async for event in events:
         match event:
             case LLMCallStarted():
                 if tail := cleaner.flush():
                     yield {"content": tail}
-                cleaner = SpeechStreamCleaner()
+                cleaner = SpeechStreamCleaner(record.speech_budget)
                 streamed = ""
                 yield {"role": "assistant"}
             case TextDelta(text=text):
@@ -319,7 +324,10 @@ async def _finish(
         )
         yield {"role": "assistant", "content": record.spoken}
         return
-    answer = clean_for_speech(result.text)
+    # A streamed answer was cut (and logged) as it streamed.
+    answer = clean_for_speech(
+        result.text, None if streamed.strip() else record.speech_budget
+    )
     answered = (
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
-from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers.storage import Store
 
-from .const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN, LOGGER
+from .agent import safe_text
+from .const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN
+from .kept.store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
 
 if TYPE_CHECKING:
     from .runtime import AgenticConfigEntry
@@ -58,7 +58,7 @@ class Fact:
 def clean_fact(text: str) -> str:
     """The fact on one line, trimmed; raises MemoryLimitError if empty or too long."""
     # One line: a fact must not look like a new section of the system prompt.
-    cleaned = " ".join(str(text).split())
+    cleaned = safe_text(" ".join(str(text).split()))
     if not cleaned:
         raise MemoryLimitError("memory_fact_empty", "The fact is empty.")
     if len(cleaned) > MAX_FACT_CHARS:
@@ -77,30 +77,29 @@ class HouseholdMemory:
 
     def __init__(self, hass: HomeAssistant, entry_id: str) -> None:
         """Nothing is read until async_load."""
-        self._store: Store[dict[str, Any]] = Store(
+        self._store = KeptStore(
             hass, STORAGE_VERSION, f"{DOMAIN}.memory.{entry_id}", private=True
         )
+        self._entry_id = entry_id
         self._pools: dict[str, list[Fact]] = {}
         self._listeners: dict[str, list[CALLBACK_TYPE]] = {}
 
     async def async_load(self) -> None:
-        """Read the facts; anything unreadable is dropped with one warning."""
-        try:
-            stored = await self._store.async_load()
-        except (HomeAssistantError, ValueError, KeyError, TypeError) as err:
-            LOGGER.warning(
-                "Could not read the agents' memory (%s): starting empty", err
-            )
-            return
+        """Read the facts; a file (or facts) we cannot read is copied aside first."""
+        stored = await async_load_kept(self._store, KeptFile.MEMORY, self._entry_id)
         if stored is None:
             return
         pools, dropped = _parse(stored)
         self._pools = pools
-        if dropped is None:
-            LOGGER.warning("The agents' memory is unreadable: starting empty")
-        elif dropped:
-            LOGGER.warning(
-                "Dropped %d unreadable facts from the agents' memory", dropped
+        if dropped is None or dropped:
+            await async_set_aside(
+                self._store,
+                KeptFile.MEMORY,
+                self._entry_id,
+                stored,
+                "not the shape of our memory"
+                if dropped is None
+                else f"{dropped} unreadable facts",
             )
 
     async def async_remove(self) -> None:

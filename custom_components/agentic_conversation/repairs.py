@@ -4,7 +4,11 @@ from typing import Any
 
 import probatio
 
-from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.components.repairs import (
+    ConfirmRepairFlow,
+    RepairsFlow,
+    RepairsFlowResult,
+)
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
@@ -20,10 +24,12 @@ from .safety.pipelines import ISSUE_ID as PREFER_LOCAL_ISSUE, PreferLocalFlow
 async def async_create_fix_flow(
     hass: HomeAssistant, issue_id: str, data: dict[str, Any] | None
 ) -> RepairsFlow:
-    """The fix flow of an issue: prefer-local pipelines, or "cannot use tools"."""
+    """The fix flow of an issue: prefer-local pipelines, a file set aside, tools."""
     if issue_id == PREFER_LOCAL_ISSUE:
         return PreferLocalFlow()
     data = data or {}
+    if data.get("set_aside"):
+        return ConfirmRepairFlow()
     return ToolsUnsupportedFlow(str(data.get("entry_id")), str(data.get("subentry_id")))
 
 

@@ -2,10 +2,15 @@
 
 Models answer in chat style (markdown lists, bold, code, emoji) and some reasoning models
 prefix `<think>…</think>`. A TTS engine reads such text literally, so the agent cleans it
-before it reaches the chat log, which the Assist pipeline streams to TTS.
+before it reaches the chat log, which the Assist pipeline streams to TTS. A reply far
+longer than the agent asked for (`max_tokens`; some servers ignore it) is cut at a
+sentence end: a satellite must not read 10 MB aloud.
 """
 
 import re
+
+from .agent import CHARS_PER_TOKEN
+from .const import LOGGER
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -31,6 +36,15 @@ _EMOJI = re.compile(
     "]+"
 )
 _SPACES = re.compile(r"[ \t]{2,}")
+# A sentence ends at . ! ? … (or CJK ones), after closing quotes or brackets, before
+# a space or the end of the text.
+_SENTENCE_END = re.compile(r"[.!?…。！？][\"'»”’)\]]*(?=\s|$)")
+# Tokens are counted for `max_tokens`, characters here: twice the usual ratio, so only
+# a reply clearly past its limit is cut.
+_BUDGET_MARGIN = 2
+# Near the end of the budget, only whole sentences are released, so the cut falls
+# between sentences (unless one sentence is longer than this).
+_SENTENCE_WINDOW = 600
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
@@ -63,22 +77,57 @@ def clean_markup(text: str) -> str:
     return _SPACES.sub(" ", text)
 
 
-def clean_for_speech(text: str) -> str:
-    """The whole cleaning for a finished answer: reasoning, markup, spacing."""
+def speech_budget(max_tokens: int) -> int | None:
+    """How many characters a reply of at most `max_tokens` tokens may have (None: any)."""
+    return max_tokens * CHARS_PER_TOKEN * _BUDGET_MARGIN if max_tokens > 0 else None
+
+
+def clean_for_speech(text: str, budget: int | None = None) -> str:
+    """The whole cleaning for a finished answer: reasoning, markup, spacing, length."""
     text = clean_markup(strip_reasoning(text))
     text = _BLANK_LINES.sub("\n\n", text)
-    return "\n".join(line.strip() for line in text.strip().splitlines())
+    text = "\n".join(line.strip() for line in text.strip().splitlines())
+    if budget is not None and len(text) > budget:
+        text = _cut(text, budget)
+    return text
+
+
+def _cut(
+    text: str, budget: int, *, before: int = 0, sentences_only: bool = False
+) -> str:
+    """The text cut at its last sentence end within the budget (else a space); logged.
+
+    `before`: characters already spoken; the budget is what is left after them.
+    """
+    room = text[:budget]
+    ends = [match.end() for match in _SENTENCE_END.finditer(room)]
+    if ends:
+        end = ends[-1]
+    else:
+        end = 0 if sentences_only else (room.rfind(" ") + 1 or budget)
+    LOGGER.warning(
+        "The reply is longer than the agent asked for (%d characters allowed for "
+        "its max_tokens): cut after %d characters, the rest is not spoken",
+        before + budget,
+        before + len(text[:end].rstrip()),
+    )
+    return text[:end].rstrip()
 
 
 class SpeechStreamCleaner:
     """Cleans streamed text delta by delta, holding back what may still change.
 
     A `<think>` block or a markdown token can be split across deltas, so text is
-    released line by line (or once it cannot hold a tag), never a half tag.
+    released line by line (or once it cannot hold a tag), never a half tag. With a
+    budget, near its end only whole sentences are released, and past it nothing.
     """
 
-    def __init__(self) -> None:
-        """Start with nothing pending."""
+    def __init__(self, budget: int | None = None) -> None:
+        """Start with nothing pending; `budget`: the characters that may be spoken."""
+        self._budget = budget
+        self._spoken = 0
+        self._unsaid = ""  # the unfinished sentence near the end of the budget
+        self._cut = False
         self._pending = ""
         self._in_reasoning = False
         self._released_any = False
@@ -117,15 +166,39 @@ class SpeechStreamCleaner:
             out.append(self._pending[:cut])
             self._pending = self._pending[cut:]
             break
-        return self._release("".join(out))
+        return self._within_budget(self._release("".join(out)), final=False)
 
     def flush(self) -> str:
         """Return what is left at the end of the stream."""
         text = "" if self._in_reasoning else self._pending
         self._pending = ""
-        released = self._release(text)
+        released = self._within_budget(self._release(text), final=True)
         self._held_space = ""
         return released
+
+    def _within_budget(self, text: str, *, final: bool) -> str:
+        """What of the cleaned text may be spoken; past the budget, the stream is cut."""
+        if self._budget is None:
+            return text
+        if self._cut:
+            return ""
+        text, self._unsaid = self._unsaid + text, ""
+        left = self._budget - self._spoken
+        if len(text) > left:
+            self._cut = True
+            # After words were spoken, a half sentence is worse than none.
+            text = _cut(
+                text,
+                max(left, 0),
+                before=self._spoken,
+                sentences_only=self._spoken > 0,
+            )
+        elif not final and len(text) > left - _SENTENCE_WINDOW:
+            ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+            end = ends[-1] if ends else 0
+            text, self._unsaid = text[:end], text[end:]
+        self._spoken += len(text)
+        return text
 
     def _release(self, raw: str) -> str:
         if not raw:

@@ -46,11 +46,12 @@ from .provider import (
 from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
+from .safe_text import safe_data, safe_text
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
 
 __all__ = [
-    "CHARS_PER_TOKEN",
     "AgenticLoop",
+    "CHARS_PER_TOKEN",
     "CircuitBreaker",
     "DeltaCallback",
     "EndpointCapabilities",
@@ -93,4 +94,6 @@ __all__ = [
     "ToolValidationError",
     "UnknownToolError",
     "probe_endpoint",
+    "safe_data",
+    "safe_text",
 ]

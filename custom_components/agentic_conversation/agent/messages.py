@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import json
 from typing import Any
 
+from .safe_text import safe_data, safe_text
+
 type Message = dict[str, Any]
 
 
@@ -71,7 +73,7 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
     if raw is None:
         return {}
     if isinstance(raw, dict):
-        return raw
+        return safe_data(raw)  # type: ignore[no-any-return]
     text = raw if isinstance(raw, str) else json.dumps(raw)
     if not text.strip():
         return {}
@@ -81,12 +83,12 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
         try:
             value = json.loads(value)
         except ValueError:
-            return text
+            return safe_text(text)
         if isinstance(value, dict):
-            return value
+            return safe_data(value)  # type: ignore[no-any-return]
         if not isinstance(value, str):
-            return text
-    return text
+            return safe_text(text)
+    return safe_text(text)
 
 
 def canonical_arguments(arguments: dict[str, Any] | str) -> str:

@@ -14,6 +14,7 @@ import uuid
 from .errors import LLMBadResponseError
 from .messages import parse_arguments
 from .provider import LLMResponse, ToolCall
+from .safe_text import safe_text
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -25,11 +26,13 @@ def _new_call_id() -> str:
 def _content_text(content: Any) -> str:
     """Message content as text: a string, or a list of text parts."""
     if isinstance(content, str):
-        return content
+        return safe_text(content)
     if isinstance(content, list):
-        return "".join(
-            part.get("text") or "" if isinstance(part, dict) else str(part)
-            for part in content
+        return safe_text(
+            "".join(
+                part.get("text") or "" if isinstance(part, dict) else str(part)
+                for part in content
+            )
         )
     return ""
 
@@ -44,7 +47,7 @@ def parse_completion(completion: Any) -> LLMResponse:
         raise LLMBadResponseError("the response has no message")
     text = _content_text(getattr(message, "content", None))
     if not text and isinstance(refusal := getattr(message, "refusal", None), str):
-        text = refusal
+        text = safe_text(refusal)
     calls: list[ToolCall] = []
     seen: set[str] = set()
     for raw in getattr(message, "tool_calls", None) or []:

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import ToolHeldError, ToolValidationError, UnknownToolError
+from .safe_text import safe_text
 
 if TYPE_CHECKING:
     from .provider import ToolCall
@@ -95,7 +96,8 @@ class ToolCallRecord:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    # A tool result is text from anywhere (states, web, files): made safe here.
+    return safe_text(json.dumps(value, ensure_ascii=False, default=str))
 
 
 def truncate(text: str, max_chars: int) -> str:
