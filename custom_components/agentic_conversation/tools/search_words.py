@@ -1,0 +1,238 @@
+"""The words of a search: word forms, device words and floor words.
+
+Cover classes come from `home-assistant-intents` (every inflection HA's own sentences
+accept, per language); the default agent's English domain words from
+`gazetteer-matcher`. Neither covers music, lists, vacuums… nor German domain words,
+so a short table adds those. Word forms: HA pins no stemmer, so words are compared
+by a light suffix stem (plural and case endings of English, German, Dutch, French)
+and German compounds by their head ("Deckenlampe" is a "Lampe").
+"""
+
+from collections.abc import Iterable
+from functools import cache, lru_cache
+import logging
+import re
+import unicodedata
+
+from gazetteer_matcher.config import package_data_path
+from hassil.parse_expression import parse_sentence
+from hassil.sample import sample_expression
+from home_assistant_intents import get_intents
+import yaml
+
+from homeassistant.core import HomeAssistant
+
+_LOGGER = logging.getLogger(__name__)
+_WORD = re.compile(r"\w+")
+# Longest first; a stem keeps at least three letters.
+_ENDINGS = ("ies", "en", "er", "es", "e", "n", "s")
+# A compound's head must be this long, and what comes before it at least three
+# letters, so that "door" does not match "outdoor" nor "lamp" "clamp".
+_HEAD = 5
+# What a sentence says besides the thing: never a name by itself.
+STOP_WORDS = frozenset(
+    "the and all any every please can could would you turn switch set make "
+    "what how is are was the for with from into onto off "
+    "die der das den dem des ein eine einen und alle bitte mach mache schalte "
+    "stelle setze ist sind wie was aus ein auf zu mit von vom zum zur im in an "
+    "de het een alle zet doe maak les des une tous toutes allume éteins".split()
+)
+
+Kind = tuple[str, str | None]  # domain, device class (None: any)
+
+_OPEN = [
+    ("cover", None),
+    ("valve", None),
+    ("binary_sensor", "door"),
+    ("binary_sensor", "window"),
+    ("binary_sensor", "opening"),
+    ("binary_sensor", "garage_door"),
+]
+_MEDIA = [("media_player", None)]
+_TODO = [("todo", None)]
+_VACUUM = [("vacuum", None)]
+_CLIMATE = [("climate", None)]
+_LIGHT = [("light", None)]
+_LOCK = [("lock", None)]
+_SWITCH = [("switch", None)]
+_TEMPERATURE = [("climate", None), ("sensor", "temperature")]
+_HUMIDITY = [("sensor", "humidity"), ("humidifier", None)]
+# Words neither library gives, English and German.
+_EXTRA: dict[str, list[Kind]] = {
+    **dict.fromkeys(
+        "music song songs radio speaker tv television stereo player media volume "
+        "pause mute unmute play playing playlist podcast track "
+        "musik lied radio lautsprecher fernseher fernsehen lautstärke pausiere "
+        "pausieren pause stumm spiele abspielen wiedergabe".split(),
+        _MEDIA,
+    ),
+    **dict.fromkeys(
+        "list shopping task todo to-do groceries chore chores homework reminder "
+        "liste einkaufsliste einkauf einkaufen aufgabe aufgabenliste hausaufgabe "
+        "erinnerung".split(),
+        _TODO,
+    ),
+    **dict.fromkeys(
+        "vacuum robot hoover clean vacuuming roomba staubsauger saugroboter "
+        "roboter saugen putzen reinigen staubsaugen".split(),
+        _VACUUM,
+    ),
+    **dict.fromkeys(
+        "mower mow rasenmäher mähroboter mähen".split(), [("lawn_mower", None)]
+    ),
+    **dict.fromkeys(
+        "thermostat heating heater heat cooling ac aircon thermostat heizung "
+        "heizen heizkörper klima klimaanlage".split(),
+        _CLIMATE,
+    ),
+    **dict.fromkeys("temperature warm cold temperatur kalt".split(), _TEMPERATURE),
+    **dict.fromkeys("humidity feuchtigkeit luftfeuchtigkeit".split(), _HUMIDITY),
+    **dict.fromkeys(
+        "light lamp lighting bulb licht lampe leuchte beleuchtung birne".split(),
+        _LIGHT,
+    ),
+    **dict.fromkeys("fan ventilator lüfter".split(), [("fan", None)]),
+    **dict.fromkeys(
+        "lock unlock locked unlocked schloss abschließen aufschließen zusperren "
+        "aufsperren verriegeln entriegeln".split(),
+        _LOCK,
+    ),
+    **dict.fromkeys("plug socket outlet steckdose schalter".split(), _SWITCH),
+    **dict.fromkeys("open close öffne öffnen schließe schließen".split(), _OPEN),
+    **dict.fromkeys("scene szene".split(), [("scene", None)]),
+    **dict.fromkeys("script skript".split(), [("script", None)]),
+    **dict.fromkeys("alarm alarmanlage".split(), [("alarm_control_panel", None)]),
+    **dict.fromkeys("camera kamera".split(), [("camera", None)]),
+    **dict.fromkeys(
+        "valve sprinkler irrigation ventil bewässerung".split(), [("valve", None)]
+    ),
+    **dict.fromkeys("battery batterie akku".split(), [("sensor", "battery")]),
+    **dict.fromkeys("motion bewegung".split(), [("binary_sensor", "motion")]),
+    **dict.fromkeys("window fenster".split(), [("binary_sensor", "window")]),
+    **dict.fromkeys("door tür".split(), [("binary_sensor", "door"), ("lock", None)]),
+}
+# Where a word points on a house: above the ground floor, on it, below it.
+FLOOR_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        "upstairs up above oben obergeschoss og oberstock dachgeschoss "
+        "dachboden attic loft boven".split(),
+        "up",
+    ),
+    **dict.fromkeys(
+        "downstairs ground unten erdgeschoss eg parterre beneden".split(), "ground"
+    ),
+    **dict.fromkeys("basement cellar keller untergeschoss kelder".split(), "below"),
+}
+
+
+@lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """A word without case, accents and its plural or case ending."""
+    folded = "".join(
+        c
+        for c in unicodedata.normalize("NFKD", word.casefold())
+        if not unicodedata.combining(c)
+    )
+    for _ in range(2):
+        for end in _ENDINGS:
+            if folded.endswith(end) and len(folded) - len(end) >= 3:
+                folded = folded[: -len(end)] + ("y" if end == "ies" else "")
+                break
+        else:
+            break
+    return folded
+
+
+@lru_cache(maxsize=16384)
+def stems(text: str) -> frozenset[str]:
+    """The stems of a text's words ("kitchen_light" is two words)."""
+    return frozenset(stem(w) for w in _WORD.findall(text.replace("_", " ")))
+
+
+def words(text: str) -> list[str]:
+    """A query's words, in order, lower case."""
+    return _WORD.findall(text.casefold().replace("_", " "))
+
+
+def same_word(query: str, name_stems: Iterable[str]) -> bool:
+    """Whether a query stem names one of these words, or the head of a compound."""
+    for name in name_stems:
+        if name == query or (
+            len(query) >= _HEAD
+            and len(name) >= len(query) + 3
+            and (name.endswith(query) or name.startswith(query))
+        ):
+            return True
+    return False
+
+
+def device_kinds(word_stem: str, language: str) -> frozenset[Kind]:
+    """What domains and device classes a word names, compounds by their head."""
+    table = _kinds(language.split("-")[0].lower())
+    if word_stem in table:
+        return table[word_stem]
+    for start in range(1, len(word_stem) - 3):
+        head = table.get(word_stem[start:])
+        if head is not None and len(word_stem) - start >= 4:
+            return head
+    return frozenset()
+
+
+@cache
+def _kinds(language: str) -> dict[str, frozenset[Kind]]:
+    """Device words for a language (and English and German, which many mix in)."""
+    found: dict[str, set[Kind]] = {}
+
+    def add(phrase: str, kinds: Iterable[Kind]) -> None:
+        for word in words(phrase):
+            if word not in STOP_WORDS:
+                found.setdefault(stem(word), set()).update(kinds)
+
+    for word, kinds in _EXTRA.items():
+        add(word, kinds)
+    for domain, phrases in _gazetteer_domains().items():
+        for phrase in phrases:
+            add(str(phrase), [(domain, None)])
+    for lang in {language, "en", "de"}:
+        for phrase, device_class in _cover_classes(lang):
+            add(phrase, [("cover", device_class)])
+    found.pop("garage", None)  # a garage is a place as often as a door
+    found[stem("garage")] = {("cover", "garage"), ("binary_sensor", "garage_door")}
+    return {word: frozenset(kinds) for word, kinds in found.items()}
+
+
+def _gazetteer_domains() -> dict[str, list[str]]:
+    """The default agent's English words for domains."""
+    try:
+        with package_data_path("vocabulary.yaml").open(encoding="utf-8") as file:
+            domains = yaml.safe_load(file).get("domains", {})
+    except (OSError, yaml.YAMLError, AttributeError) as err:
+        _LOGGER.debug("No gazetteer vocabulary: %s", err)
+        return {}
+    return {str(k): list(v) for k, v in domains.items() if isinstance(v, list)}
+
+
+def _cover_classes(language: str) -> list[tuple[str, str]]:
+    """Every form of HA's cover class words in a language, with its class."""
+    try:
+        intents = get_intents(language)
+    except (OSError, ValueError) as err:
+        _LOGGER.debug("No intents for %s: %s", language, err)
+        return []
+    values = ((intents or {}).get("lists", {}).get("cover_classes") or {}).get(
+        "values", []
+    )
+    forms: list[tuple[str, str]] = []
+    for value in values:
+        try:
+            expression = parse_sentence(str(value["in"])).expression
+            samples = set(sample_expression(expression))
+        except KeyError, ValueError, TypeError:
+            continue
+        forms.extend((sample, str(value["out"])) for sample in samples)
+    return forms
+
+
+async def async_load(hass: HomeAssistant, language: str) -> None:
+    """Read a language's words off the event loop (package data files)."""
+    await hass.async_add_executor_job(_kinds, language.split("-")[0].lower())
