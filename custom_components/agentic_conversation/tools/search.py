@@ -4,7 +4,9 @@ With this tool the model does not need every entity in its prompt: the request s
 the same size whether a home exposes ten entities or a thousand.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import probatio
@@ -41,6 +43,17 @@ class Term:
     kinds: frozenset[Kind]
     floor: str | None  # "up", "ground", "below"
 
+    def kind_points(self, domain: str, device_class: Any) -> int:
+        """Points for an entity of this domain and class: its class named scores more."""
+        return max(
+            (
+                DOMAIN_HIT + (CLASS_HIT if kind_class else 0)
+                for kind_domain, kind_class in self.kinds
+                if kind_domain == domain and kind_class in (None, device_class)
+            ),
+            default=0,
+        )
+
 
 def terms(query: str, language: str) -> list[Term]:
     """The query's words that may name something, each once."""
@@ -56,42 +69,95 @@ def terms(query: str, language: str) -> list[Term]:
     return list(found.values())
 
 
-def rank(entity: EntityInfo, query: str, query_terms: list[Term]) -> tuple[int, int]:
-    """How many of the query's words an entity answers, and how well."""
-    names = [entity.name.casefold(), *(a.casefold() for a in entity.aliases)]
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """An entity's words, stemmed once and kept while its names stay the same."""
+
+    domain: str
+    names: tuple[str, ...]
+    name_stems: frozenset[str]
+    area_stems: frozenset[str]
+    floor_stems: frozenset[str]
+    id_stems: frozenset[str]
+    all_stems: frozenset[str]
+
+
+@lru_cache(maxsize=8192)
+def profile(
+    entity_id: str,
+    names: tuple[str, ...],
+    areas: tuple[str, ...],
+    floors: tuple[str, ...],
+) -> Profile:
+    """The stems of an entity's names, area, floor and id."""
+    folded = tuple(n.casefold() for n in names if n)
+    domain, _, object_id = entity_id.partition(".")
+    name_stems = frozenset().union(*(stems(n) for n in folded))
+    area_stems = frozenset().union(*(stems(a.casefold()) for a in areas if a))
+    floor_stems = frozenset().union(*(stems(f.casefold()) for f in floors if f))
+    return Profile(
+        domain=domain,
+        names=folded,
+        name_stems=name_stems,
+        area_stems=area_stems,
+        floor_stems=floor_stems,
+        id_stems=stems(object_id),
+        all_stems=name_stems | area_stems | floor_stems | stems(object_id),
+    )
+
+
+def profile_of(entity: EntityInfo) -> Profile:
+    """An entity's profile."""
+    return profile(
+        entity.entity_id,
+        (entity.name, *entity.aliases),
+        (entity.area or "", *entity.area_aliases),
+        (entity.floor or "", *entity.floor_aliases),
+    )
+
+
+def rank(
+    entity: EntityInfo,
+    words_of: Profile,
+    query: str,
+    query_terms: list[Term],
+    named: dict[str, frozenset[str]],
+    floor_words: set[str],
+) -> tuple[int, int]:
+    """How many of the query's words an entity answers, and how well.
+
+    Each word counts once however it matches, but its points add up: a word in the
+    name that is also the entity's domain ("lock smart lock") ranks the lock first.
+    """
     score = 0
-    if query in names or query == entity.entity_id:
+    if query in words_of.names or query == entity.entity_id:
         score += 100
-    elif any(name and name in query for name in names):
+    elif any(name in query for name in words_of.names):
         score += 20  # the sentence says the whole name
-    name_stems = set().union(*(stems(n) for n in names))
-    area_stems = set().union(
-        *(stems(a.casefold()) for a in (entity.area or "", *entity.area_aliases))
-    )
-    floor_stems = set().union(
-        *(stems(f.casefold()) for f in (entity.floor or "", *entity.floor_aliases))
-    )
-    id_stems = stems(entity.entity_id.split(".", 1)[1])
     device_class = entity.state.attributes.get("device_class")
     covered = 0
     for term in query_terms:
-        hit = 0
-        if same_word(term.stem, name_stems):
-            hit += NAME
-        for domain, kind_class in term.kinds:
-            if domain == entity.domain and kind_class in (None, device_class):
-                hit += DOMAIN_HIT + (CLASS_HIT if kind_class else 0)
-                break
-        if term.stem in area_stems:
+        hit = 0 if words_of.name_stems.isdisjoint(named[term.stem]) else NAME
+        if term.kinds:
+            hit += term.kind_points(words_of.domain, device_class)
+        if term.stem in words_of.area_stems:
             hit += PLACE
-        if term.stem in floor_stems or _on_floor(entity.floor_level, term.floor):
+        if term.stem in words_of.floor_stems or (
+            term.stem not in floor_words and _on_floor(entity.floor_level, term.floor)
+        ):
             hit += PLACE
-        if not hit and term.stem in id_stems:
+        if not hit and term.stem in words_of.id_stems:
             hit += ID_HIT
         if hit:
             covered += 1
             score += hit
     return covered, score
+
+
+@lru_cache(maxsize=1024)
+def named_by(term: str, vocabulary: frozenset[str]) -> frozenset[str]:
+    """The words of a home's names that a query word names."""
+    return frozenset(word for word in vocabulary if same_word(term, (word,)))
 
 
 def _on_floor(level: int | None, where: str | None) -> bool:
@@ -138,33 +204,16 @@ class SearchEntitiesTool(llm.Tool):
         args = self.parameters(tool_input.tool_args)
         query = str(args["query"]).strip().casefold()
         await async_load(hass, llm_context.language or "en")
-        query_terms = terms(query, llm_context.language or "en")
-        domain = str(args.get("domain") or "").strip().lower() or None
-        area = str(args.get("area") or "").strip().casefold() or None
-        floor = str(args.get("floor") or "").strip().casefold() or None
-        ranked: list[tuple[int, int, EntityInfo]] = []
-        for entity in exposed_entities(hass):
-            if domain and entity.domain != domain:
-                continue
-            if area and not (
-                area == entity.area_id
-                or _in_place(entity.area, entity.area_aliases, area)
-            ):
-                continue
-            if floor and not _in_place(entity.floor, entity.floor_aliases, floor):
-                continue
-            covered, score = rank(entity, query, query_terms) if query_terms else (1, 0)
-            if covered:
-                ranked.append((covered, score, entity))
-        # The matches answer the most words; among them the best first, then by
-        # name and id so that equal scores always come back in the same order.
-        best = max((covered for covered, _, _ in ranked), default=0)
-        matches = sorted(
-            (item for item in ranked if item[0] == best),
-            key=lambda item: (-item[1], item[2].name.casefold(), item[2].entity_id),
+        matches = find(
+            exposed_entities(hass),
+            query,
+            llm_context.language or "en",
+            domain=str(args.get("domain") or "").strip().lower() or None,
+            area=str(args.get("area") or "").strip().casefold() or None,
+            floor=str(args.get("floor") or "").strip().casefold() or None,
         )
         data: dict[str, Any] = {
-            "entities": [entity.as_dict() for *_, entity in matches[: args["limit"]]],
+            "entities": [entity.as_dict() for entity in matches[: args["limit"]]],
             "total_matches": len(matches),
         }
         if not matches:
@@ -172,6 +221,62 @@ class SearchEntitiesTool(llm.Tool):
                 "Nothing exposed matches. Try fewer words, another name, or no domain."
             )
         return llm.ToolResult(data=data)
+
+
+def find(
+    entities: Iterable[EntityInfo],
+    query: str,
+    language: str,
+    *,
+    domain: str | None = None,
+    area: str | None = None,
+    floor: str | None = None,
+) -> list[EntityInfo]:
+    """The entities a query means, best first.
+
+    The matches answer the most of the query's words; among them the best first,
+    then by name and id, so that equal scores always come back in the same order.
+    """
+    query = query.strip().casefold()
+    query_terms = terms(query, language)
+    entities = list(entities)
+    profiles = [profile_of(entity) for entity in entities]
+    floor_stems = frozenset().union(*(p.floor_stems for p in profiles))
+    # A floor named "Upstairs" is what "upstairs" means, not every upper floor.
+    floor_words = {t.stem for t in query_terms if t.floor and t.stem in floor_stems}
+    by_level = any(t.floor and t.stem not in floor_words for t in query_terms)
+    # The home's name words each query word names, found once for all entities.
+    vocabulary = frozenset().union(*(p.name_stems for p in profiles))
+    named = {t.stem: named_by(t.stem, vocabulary) for t in query_terms}
+    wanted = frozenset().union({t.stem for t in query_terms}, *named.values())
+    kinds = {kind_domain for t in query_terms for kind_domain, _ in t.kinds}
+    ranked: list[tuple[int, int, EntityInfo]] = []
+    for entity, words_of in zip(entities, profiles, strict=True):
+        if query_terms and not (
+            words_of.domain in kinds
+            or not words_of.all_stems.isdisjoint(wanted)
+            or (by_level and entity.floor_level is not None)
+        ):
+            continue  # nothing in the query can match it
+        if domain and entity.domain != domain:
+            continue
+        if area and not (
+            area == entity.area_id or _in_place(entity.area, entity.area_aliases, area)
+        ):
+            continue
+        if floor and not _in_place(entity.floor, entity.floor_aliases, floor):
+            continue
+        covered, score = (
+            rank(entity, words_of, query, query_terms, named, floor_words)
+            if query_terms
+            else (1, 0)
+        )
+        if covered:
+            ranked.append((covered, score, entity))
+    best = max((covered for covered, _, _ in ranked), default=0)
+    ranked = [item for item in ranked if item[0] == best]
+    ranked.sort(key=lambda item: (-item[1], item[2].name.casefold(), item[2].entity_id))
+    return [entity for *_, entity in ranked]
 
 
 def _in_place(name: str | None, aliases: tuple[str, ...], place: str) -> bool:

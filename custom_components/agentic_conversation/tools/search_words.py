@@ -61,9 +61,9 @@ _HUMIDITY = [("sensor", "humidity"), ("humidifier", None)]
 _EXTRA: dict[str, list[Kind]] = {
     **dict.fromkeys(
         "music song songs radio speaker tv television stereo player media volume "
-        "pause mute unmute play playing playlist podcast track "
+        "pause mute unmute play playing playlist podcast track cinema "
         "musik lied radio lautsprecher fernseher fernsehen lautstärke pausiere "
-        "pausieren pause stumm spiele abspielen wiedergabe".split(),
+        "pausieren pause stumm spiele abspielen wiedergabe kino heimkino".split(),
         _MEDIA,
     ),
     **dict.fromkeys(
@@ -135,6 +135,8 @@ def stem(word: str) -> str:
     )
     for _ in range(2):
         for end in _ENDINGS:
+            if end == "s" and folded.endswith("ss"):
+                break  # "glass", "schließ": not a plural
             if folded.endswith(end) and len(folded) - len(end) >= 3:
                 folded = folded[: -len(end)] + ("y" if end == "ies" else "")
                 break
@@ -158,9 +160,11 @@ def same_word(query: str, name_stems: Iterable[str]) -> bool:
     """Whether a query stem names one of these words, or the head of a compound."""
     for name in name_stems:
         if name == query or (
-            len(query) >= _HEAD
-            and len(name) >= len(query) + 3
-            and (name.endswith(query) or name.startswith(query))
+            len(name) >= len(query) + 3
+            and (
+                (len(query) >= _HEAD and name.endswith(query))
+                or (len(query) >= 4 and name.startswith(query))
+            )
         ):
             return True
     return False
