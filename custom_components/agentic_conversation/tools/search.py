@@ -142,6 +142,12 @@ def rank(
             hit += term.kind_points(words_of.domain, device_class)
         if term.stem in words_of.area_stems:
             hit += PLACE
+        elif hit and any(
+            term.stem.startswith(area) for area in words_of.area_stems if len(area) > 3
+        ):
+            # "Schlafzimmerlicht": a light, and in the Schlafzimmer: two words in one.
+            hit += PLACE
+            covered += 1
         if term.stem in words_of.floor_stems or (
             term.stem not in floor_words and _on_floor(entity.floor_level, term.floor)
         ):
