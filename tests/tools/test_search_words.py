@@ -80,7 +80,7 @@ async def house(ha_core: HomeAssistant) -> HomeAssistant:
         registry.async_update_entity(
             entity_id,
             area_id=area_ids[area] if area else None,
-            aliases=set(aliases),
+            aliases=list(aliases),
         )
         attributes: dict[str, Any] = {"friendly_name": name}
         if device_class:
@@ -100,7 +100,7 @@ async def search(
     result = await api.async_call_tool(
         llm.ToolInput(tool_name="search_entities", tool_args={"query": query, **args})
     )
-    data = result.data
+    data: Any = result.data
     return [e["entity_id"] for e in data["entities"]], data["total_matches"]
 
 
@@ -119,13 +119,15 @@ UPSTAIRS_LIGHTS = ["light.bedroom", "light.kids_room"]
 async def test_plural_and_floor_find_every_light_up_there(
     house: HomeAssistant, query: str, language: str
 ) -> None:
-    """Plurals match singular names; floors by name, alias or level; the unexposed
-    attic light upstairs is never returned."""
+    """Plurals match singular names; floors by name, alias or level.
+
+    The unexposed attic light upstairs is never returned.
+    """
     assert await search(house, query, language) == (UPSTAIRS_LIGHTS, 2)
 
 
 async def test_area_and_floor_together(house: HomeAssistant) -> None:
-    """"bedroom lights upstairs": not the guest bedroom on the ground floor."""
+    """Bedroom lights upstairs: not the guest bedroom on the ground floor."""
     assert await search(house, "bedroom lights upstairs") == (["light.bedroom"], 1)
     assert await search(house, "Schlafzimmerlicht oben", "de") == (
         ["light.bedroom"],
@@ -134,7 +136,7 @@ async def test_area_and_floor_together(house: HomeAssistant) -> None:
 
 
 async def test_area_alias_and_german_plural(house: HomeAssistant) -> None:
-    """"Lampen im Wohnzimmer": the floor lamp, named in German, by its area alias."""
+    """Lampen im Wohnzimmer: the floor lamp, named in German, by its area alias."""
     assert await search(house, "Lampen im Wohnzimmer", "de") == (
         ["light.floor_lamp"],
         1,
@@ -154,8 +156,16 @@ async def test_area_alias_and_german_plural(house: HomeAssistant) -> None:
         ("clean the living room", "en", ["vacuum.robi"]),
         ("sauge das Wohnzimmer", "de", ["vacuum.robi"]),
         ("put apples on the shopping list", "en", ["todo.shopping_list", "todo.tasks"]),
-        ("setz Milch auf die Einkaufsliste", "de", ["todo.shopping_list", "todo.tasks"]),
-        ("history homework on my task list", "en", ["todo.shopping_list", "todo.tasks"]),
+        (
+            "setz Milch auf die Einkaufsliste",
+            "de",
+            ["todo.shopping_list", "todo.tasks"],
+        ),
+        (
+            "history homework on my task list",
+            "en",
+            ["todo.shopping_list", "todo.tasks"],
+        ),
         ("close the curtains", "en", ["cover.curtains", "cover.blind"]),
         ("schließ die Jalousien", "de", ["cover.blind"]),
     ],
@@ -173,7 +183,7 @@ async def test_device_words_find_domains_and_classes(
 async def test_a_name_that_is_also_the_domain_ranks_that_domain_first(
     house: HomeAssistant,
 ) -> None:
-    """"lock smart lock": the lock before the lock sensor of the same name."""
+    """Lock smart lock: the lock before the lock sensor of the same name."""
     assert await search(house, "lock smart lock") == (
         ["lock.smart_lock", "binary_sensor.smart_lock"],
         2,
@@ -192,7 +202,7 @@ async def test_equal_scores_come_back_in_one_order(house: HomeAssistant) -> None
 async def test_many_things_up_to_the_limit_with_the_right_total(
     house: HomeAssistant,
 ) -> None:
-    """"all the lights": the five exposed lights, two of them returned at limit 2."""
+    """All the lights: the five exposed lights, two of them returned at limit 2."""
     assert await search(house, "all the lights", limit=2) == (
         ["light.bedroom", "light.guest_bedroom"],
         5,
@@ -204,6 +214,8 @@ async def test_many_things_up_to_the_limit_with_the_right_total(
 
 
 async def test_unexposed_is_never_named(house: HomeAssistant) -> None:
-    """The attic light, asked for by its own name, is not found: "attic" is read as
-    upstairs, where the exposed lights are."""
+    """The attic light, asked for by its own name, is not found.
+
+    "attic" is read as upstairs, where the exposed lights are.
+    """
     assert await search(house, "attic light") == (UPSTAIRS_LIGHTS, 2)

@@ -121,6 +121,7 @@ def rank(
     words_of: Profile,
     query: str,
     query_terms: list[Term],
+    *,
     named: dict[str, frozenset[str]],
     floor_words: set[str],
 ) -> tuple[int, int]:
@@ -177,12 +178,9 @@ class SearchEntitiesTool(llm.Tool):
 
     name = TOOL_SEARCH_ENTITIES
     description = (
-        "Find devices, sensors, lists and media players in the home. Put in the "
-        "query the words the user said for the thing and the place, e.g. "
-        "'lights upstairs', 'kitchen blinds', 'music living room', 'shopping list', "
-        "in the user's language. Returns the entities that match best, each with its "
-        "current state, and total_matches: when several match (e.g. 'all the lights "
-        "upstairs'), all of them may be meant; act on each that fits."
+        "Find devices, sensors and lists. Query: the user's words for the thing and "
+        "the place, e.g. 'lights upstairs', 'kitchen blinds'. Returns the best "
+        "matches with their states, and total_matches: several may all be meant."
     )
     parameters = probatio.Schema(
         {
@@ -273,7 +271,14 @@ def find(
         if floor and not _in_place(entity.floor, entity.floor_aliases, floor):
             continue
         covered, score = (
-            rank(entity, words_of, query, query_terms, named, floor_words)
+            rank(
+                entity,
+                words_of,
+                query,
+                query_terms,
+                named=named,
+                floor_words=floor_words,
+            )
             if query_terms
             else (1, 0)
         )

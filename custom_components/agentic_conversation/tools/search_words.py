@@ -31,16 +31,19 @@ _ENDINGS = ("ies", "en", "er", "es", "e", "n", "s")
 _HEAD = 5
 # What a sentence says besides the thing: never a name by itself.
 STOP_WORDS = frozenset(
-    "the and all any every please can could would you turn switch set make "
-    "what how is are was the for with from into onto off "
-    "die der das den dem des ein eine einen und alle bitte mach mache schalte "
-    "stelle setze ist sind wie was aus ein auf zu mit von vom zum zur im in an "
-    "de het een alle zet doe maak les des une tous toutes allume éteins".split()
+    re.findall(
+        r"\S+",
+        "the and all any every please can could would you turn switch set make "
+        "what how is are was the for with from into onto off "
+        "die der das den dem des ein eine einen und alle bitte mach mache schalte "
+        "stelle setze ist sind wie was aus ein auf zu mit von vom zum zur im in an "
+        "de het een alle zet doe maak les des une tous toutes allume éteins",
+    )
 )
 
 Kind = tuple[str, str | None]  # domain, device class (None: any)
 
-_OPEN = [
+_OPEN: list[Kind] = [
     ("cover", None),
     ("valve", None),
     ("binary_sensor", "door"),
@@ -48,80 +51,89 @@ _OPEN = [
     ("binary_sensor", "opening"),
     ("binary_sensor", "garage_door"),
 ]
-_MEDIA = [("media_player", None)]
-_TODO = [("todo", None)]
-_VACUUM = [("vacuum", None)]
-_CLIMATE = [("climate", None)]
-_LIGHT = [("light", None)]
-_LOCK = [("lock", None)]
-_SWITCH = [("switch", None)]
-_TEMPERATURE = [("climate", None), ("sensor", "temperature")]
-_HUMIDITY = [("sensor", "humidity"), ("humidifier", None)]
+_MEDIA: list[Kind] = [("media_player", None)]
+_TODO: list[Kind] = [("todo", None)]
+_VACUUM: list[Kind] = [("vacuum", None)]
+_CLIMATE: list[Kind] = [("climate", None)]
+_LIGHT: list[Kind] = [("light", None)]
+_LOCK: list[Kind] = [("lock", None)]
+_SWITCH: list[Kind] = [("switch", None)]
+_TEMPERATURE: list[Kind] = [("climate", None), ("sensor", "temperature")]
+_HUMIDITY: list[Kind] = [("sensor", "humidity"), ("humidifier", None)]
 # Words neither library gives, English and German.
-_EXTRA: dict[str, list[Kind]] = {
-    **dict.fromkeys(
-        "music song songs radio speaker tv television stereo player media volume "
-        "pause mute unmute play playing playlist podcast track cinema "
-        "musik lied radio lautsprecher fernseher fernsehen lautstärke pausiere "
-        "pausieren pause stumm spiele abspielen wiedergabe kino heimkino".split(),
+_EXTRA: tuple[tuple[str, list[Kind]], ...] = (
+    (
+        (
+            "music song songs radio speaker tv television stereo player media volume "
+            "pause mute unmute play playing playlist podcast track cinema "
+            "musik lied radio lautsprecher fernseher fernsehen lautstärke pausiere "
+            "pausieren pause stumm spiele abspielen wiedergabe kino heimkino"
+        ),
         _MEDIA,
     ),
-    **dict.fromkeys(
-        "list shopping task todo to-do groceries chore chores homework reminder "
-        "liste einkaufsliste einkauf einkaufen aufgabe aufgabenliste hausaufgabe "
-        "erinnerung".split(),
+    (
+        (
+            "list shopping task todo to-do groceries chore chores homework reminder "
+            "liste einkaufsliste einkauf einkaufen aufgabe aufgabenliste hausaufgabe "
+            "erinnerung"
+        ),
         _TODO,
     ),
-    **dict.fromkeys(
-        "vacuum robot hoover clean vacuuming roomba staubsauger saugroboter "
-        "roboter saugen putzen reinigen staubsaugen".split(),
+    (
+        (
+            "vacuum robot hoover clean vacuuming roomba staubsauger saugroboter "
+            "roboter saugen putzen reinigen staubsaugen"
+        ),
         _VACUUM,
     ),
-    **dict.fromkeys(
-        "mower mow rasenmäher mähroboter mähen".split(), [("lawn_mower", None)]
-    ),
-    **dict.fromkeys(
-        "thermostat heating heater heat cooling ac aircon thermostat heizung "
-        "heizen heizkörper klima klimaanlage".split(),
+    ("mower mow rasenmäher mähroboter mähen", [("lawn_mower", None)]),
+    (
+        (
+            "thermostat heating heater heat cooling ac aircon thermostat heizung "
+            "heizen heizkörper klima klimaanlage"
+        ),
         _CLIMATE,
     ),
-    **dict.fromkeys("temperature warm cold temperatur kalt".split(), _TEMPERATURE),
-    **dict.fromkeys("humidity feuchtigkeit luftfeuchtigkeit".split(), _HUMIDITY),
-    **dict.fromkeys(
-        "light lamp lighting bulb licht lampe leuchte beleuchtung birne".split(),
+    ("temperature warm cold temperatur kalt", _TEMPERATURE),
+    ("humidity feuchtigkeit luftfeuchtigkeit", _HUMIDITY),
+    (
+        "light lamp lighting bulb licht lampe leuchte beleuchtung birne",
         _LIGHT,
     ),
-    **dict.fromkeys("fan ventilator lüfter".split(), [("fan", None)]),
-    **dict.fromkeys(
-        "lock unlock locked unlocked schloss abschließen aufschließen zusperren "
-        "aufsperren verriegeln entriegeln".split(),
+    ("fan ventilator lüfter", [("fan", None)]),
+    (
+        (
+            "lock unlock locked unlocked schloss abschließen aufschließen zusperren "
+            "aufsperren verriegeln entriegeln"
+        ),
         _LOCK,
     ),
-    **dict.fromkeys("plug socket outlet steckdose schalter".split(), _SWITCH),
-    **dict.fromkeys("open close öffne öffnen schließe schließen".split(), _OPEN),
-    **dict.fromkeys("scene szene".split(), [("scene", None)]),
-    **dict.fromkeys("script skript".split(), [("script", None)]),
-    **dict.fromkeys("alarm alarmanlage".split(), [("alarm_control_panel", None)]),
-    **dict.fromkeys("camera kamera".split(), [("camera", None)]),
-    **dict.fromkeys(
-        "valve sprinkler irrigation ventil bewässerung".split(), [("valve", None)]
-    ),
-    **dict.fromkeys("battery batterie akku".split(), [("sensor", "battery")]),
-    **dict.fromkeys("motion bewegung".split(), [("binary_sensor", "motion")]),
-    **dict.fromkeys("window fenster".split(), [("binary_sensor", "window")]),
-    **dict.fromkeys("door tür".split(), [("binary_sensor", "door"), ("lock", None)]),
-}
+    ("plug socket outlet steckdose schalter", _SWITCH),
+    ("open close öffne öffnen schließe schließen", _OPEN),
+    ("scene szene", [("scene", None)]),
+    ("script skript", [("script", None)]),
+    ("alarm alarmanlage", [("alarm_control_panel", None)]),
+    ("camera kamera", [("camera", None)]),
+    ("valve sprinkler irrigation ventil bewässerung", [("valve", None)]),
+    ("battery batterie akku", [("sensor", "battery")]),
+    ("motion bewegung", [("binary_sensor", "motion")]),
+    ("window fenster", [("binary_sensor", "window")]),
+    ("door tür", [("binary_sensor", "door"), ("lock", None)]),
+)
 # Where a word points on a house: above the ground floor, on it, below it.
-FLOOR_WORDS: dict[str, str] = {
-    **dict.fromkeys(
-        "upstairs up above oben obergeschoss og oberstock dachgeschoss "
-        "dachboden attic loft boven".split(),
+_FLOORS: tuple[tuple[str, str], ...] = (
+    (
+        (
+            "upstairs up above oben obergeschoss og oberstock dachgeschoss "
+            "dachboden attic loft boven"
+        ),
         "up",
     ),
-    **dict.fromkeys(
-        "downstairs ground unten erdgeschoss eg parterre beneden".split(), "ground"
-    ),
-    **dict.fromkeys("basement cellar keller untergeschoss kelder".split(), "below"),
+    ("downstairs ground unten erdgeschoss eg parterre beneden", "ground"),
+    ("basement cellar keller untergeschoss kelder", "below"),
+)
+FLOOR_WORDS: dict[str, str] = {
+    word: where for text, where in _FLOORS for word in text.split()
 }
 
 
@@ -172,7 +184,7 @@ def same_word(query: str, name_stems: Iterable[str]) -> bool:
 
 def device_kinds(word_stem: str, language: str) -> frozenset[Kind]:
     """What domains and device classes a word names, compounds by their head."""
-    table = _kinds(language.split("-")[0].lower())
+    table = _kinds(language.split("-", maxsplit=1)[0].lower())
     if word_stem in table:
         return table[word_stem]
     for start in range(1, len(word_stem) - 3):
@@ -192,8 +204,8 @@ def _kinds(language: str) -> dict[str, frozenset[Kind]]:
             if word not in STOP_WORDS:
                 found.setdefault(stem(word), set()).update(kinds)
 
-    for word, kinds in _EXTRA.items():
-        add(word, kinds)
+    for text, kinds in _EXTRA:
+        add(text, kinds)
     for domain, phrases in _gazetteer_domains().items():
         for phrase in phrases:
             add(str(phrase), [(domain, None)])
@@ -239,4 +251,6 @@ def _cover_classes(language: str) -> list[tuple[str, str]]:
 
 async def async_load(hass: HomeAssistant, language: str) -> None:
     """Read a language's words off the event loop (package data files)."""
-    await hass.async_add_executor_job(_kinds, language.split("-")[0].lower())
+    await hass.async_add_executor_job(
+        _kinds, language.split("-", maxsplit=1)[0].lower()
+    )
