@@ -10,6 +10,7 @@ search, the registry lookups that build the entity list not included.
 Run: scripts/run python bench/search_recall.py
 """
 
+import asyncio
 from pathlib import Path
 import statistics
 import sys
@@ -17,9 +18,12 @@ import time
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity  # noqa: E402
 from homeassistant.core import State  # noqa: E402
+from homeassistant.helpers import llm  # noqa: E402
 
-from bench.harness import machine  # noqa: E402
+from bench.harness import home_with_server, machine  # noqa: E402
+from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID  # noqa: E402
 from bench.search_homes import COMMANDS, FLOORS, HOMES  # noqa: E402
 from custom_components.agentic_conversation.tools.entities import EntityInfo  # noqa: E402
 from custom_components.agentic_conversation.tools.search import find  # noqa: E402
@@ -82,19 +86,53 @@ def speed() -> None:
     entities = home("villa", copies=13)[:2000]
     sentences = [line.split("|")[2] for line in COMMANDS.strip().splitlines()]
     find(entities, "warm up", "en")
-    times = []
+    times, cpu = [], []
     for _ in range(3):
         for sentence in sentences:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             find(entities, sentence, "en")
+            cpu.append(time.process_time() - start_cpu)
             times.append(time.perf_counter() - start)
     times.sort()
     print(
-        f"speed over {len(entities)} entities: median {1000 * statistics.median(times):.2f} ms,"
+        f"ranking over {len(entities)} entities: median {1000 * statistics.median(times):.2f} ms,"
         f" p90 {1000 * times[int(0.9 * len(times))]:.2f} ms per search"
+        f" (CPU time: median {1000 * statistics.median(cpu):.2f} ms)"
     )
+
+
+async def tool_speed() -> None:
+    """The whole tool call in a real hass: exposure and registries read, then ranked."""
+    from homeassistant.setup import async_setup_component  # noqa: PLC0415
+
+    from tests.tools.conftest import context  # noqa: PLC0415
+
+    async with home_with_server() as (hass, _):
+        for entity in home("villa", copies=13)[:2000]:
+            hass.states.async_set(entity.entity_id, "on", dict(entity.state.attributes))
+            async_expose_entity(hass, "conversation", entity.entity_id, True)
+        assert await async_setup_component(hass, DOMAIN, {})
+        api = await llm.async_get_api(hass, LLM_API_ID, context())
+        sentences = [line.split("|")[2] for line in COMMANDS.strip().splitlines()]
+        times, cpu = [], []
+        for sentence in ["warm up", *sentences]:
+            tool_input = llm.ToolInput(
+                tool_name="search_entities", tool_args={"query": sentence}
+            )
+            start, start_cpu = time.perf_counter(), time.process_time()
+            await api.async_call_tool(tool_input)
+            cpu.append(time.process_time() - start_cpu)
+            times.append(time.perf_counter() - start)
+        times = sorted(times[1:])
+        print(
+            f"whole tool call over 2000 exposed entities in hass: median "
+            f"{1000 * statistics.median(times):.2f} ms,"
+            f" p90 {1000 * times[int(0.9 * len(times))]:.2f} ms"
+            f" (CPU time: median {1000 * statistics.median(cpu[1:]):.2f} ms)"
+        )
 
 
 if __name__ == "__main__":
     recall()
     speed()
+    asyncio.run(tool_speed())

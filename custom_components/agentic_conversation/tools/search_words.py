@@ -250,7 +250,11 @@ def _cover_classes(language: str) -> list[tuple[str, str]]:
 
 
 async def async_load(hass: HomeAssistant, language: str) -> None:
-    """Read a language's words off the event loop (package data files)."""
-    await hass.async_add_executor_job(
-        _kinds, language.split("-", maxsplit=1)[0].lower()
-    )
+    """Read a language's words off the event loop (package data files), once."""
+    language = language.split("-")[0].lower()
+    if language not in _LOADED:
+        await hass.async_add_executor_job(_kinds, language)
+        _LOADED.add(language)
+
+
+_LOADED: set[str] = set()
