@@ -23,8 +23,8 @@ from homeassistant.core import State  # noqa: E402
 from homeassistant.helpers import llm  # noqa: E402
 
 from bench.harness import home_with_server, machine  # noqa: E402
-from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID  # noqa: E402
 from bench.search_homes import COMMANDS, FLOORS, HOMES  # noqa: E402
+from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID  # noqa: E402
 from custom_components.agentic_conversation.tools.entities import EntityInfo  # noqa: E402
 from custom_components.agentic_conversation.tools.search import find  # noqa: E402
 

@@ -114,6 +114,7 @@ UPSTAIRS_LIGHTS = ["light.bedroom", "light.kids_room"]
         ("all the lights on the first floor", "en"),
         ("Mach die Lampen im Obergeschoss aus", "de"),
         ("Schalte oben alle Lichter aus", "de"),
+        ("Licht im OG aus", "de"),
     ],
 )
 async def test_plural_and_floor_find_every_light_up_there(

@@ -59,7 +59,9 @@ def terms(query: str, language: str) -> list[Term]:
     """The query's words that may name something, each once."""
     found: dict[str, Term] = {}
     for word in words(query):
-        if word in STOP_WORDS or (len(word) < 3 and word not in {"tv", "ac"}):
+        if word in STOP_WORDS or (
+            len(word) < 3 and word not in FLOOR_WORDS and word not in {"tv", "ac"}
+        ):
             continue
         word_stem = stem(word)
         if word_stem not in found:

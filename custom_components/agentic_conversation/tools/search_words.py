@@ -124,7 +124,7 @@ _EXTRA: tuple[tuple[str, list[Kind]], ...] = (
 _FLOORS: tuple[tuple[str, str], ...] = (
     (
         (
-            "upstairs up above oben obergeschoss og oberstock dachgeschoss "
+            "upstairs oben obergeschoss og oberstock dachgeschoss "
             "dachboden attic loft boven"
         ),
         "up",
@@ -251,7 +251,7 @@ def _cover_classes(language: str) -> list[tuple[str, str]]:
 
 async def async_load(hass: HomeAssistant, language: str) -> None:
     """Read a language's words off the event loop (package data files), once."""
-    language = language.split("-")[0].lower()
+    language = language.split("-", maxsplit=1)[0].lower()
     if language not in _LOADED:
         await hass.async_add_executor_job(_kinds, language)
         _LOADED.add(language)
