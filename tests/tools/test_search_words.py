@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
     area_registry as ar,
     entity_registry as er,
@@ -20,6 +20,8 @@ from homeassistant.helpers import (
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID
+from custom_components.agentic_conversation.tools.entities import EntityInfo
+from custom_components.agentic_conversation.tools.search import find
 from tests.tools.conftest import context
 
 GROUND, FIRST = "Ground floor", "First floor"
@@ -220,3 +222,30 @@ async def test_unexposed_is_never_named(house: HomeAssistant) -> None:
     "attic" is read as upstairs, where the exposed lights are.
     """
     assert await search(house, "attic light") == (UPSTAIRS_LIGHTS, 2)
+
+
+def _info(entity_id: str, name: str) -> EntityInfo:
+    return EntityInfo(
+        entity_id=entity_id,
+        name=name,
+        aliases=(),
+        area=None,
+        area_aliases=(),
+        area_id=None,
+        device_id=None,
+        state=State(entity_id, "off", {"friendly_name": name}),
+    )
+
+
+def test_order_does_not_depend_on_the_order_of_the_states() -> None:
+    """Equal names and scores: the same order whichever order the states come in."""
+    lamps = [
+        _info("light.lamp_b", "Lamp"),
+        _info("switch.lamp", "Lamp"),
+        _info("light.lamp_a", "Lamp"),
+        _info("sensor.lamp_power", "Lamp power"),
+    ]
+    expected = ["light.lamp_a", "light.lamp_b", "switch.lamp", "sensor.lamp_power"]
+
+    for states in (lamps, lamps[::-1], lamps[1:] + lamps[:1]):
+        assert [e.entity_id for e in find(states, "lamps", "en")] == expected

@@ -163,7 +163,7 @@ def rank(
     return covered, score
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def named_by(term: str, vocabulary: frozenset[str]) -> frozenset[str]:
     """The words of a home's names that a query word names."""
     return frozenset(word for word in vocabulary if same_word(term, (word,)))
