@@ -10,11 +10,11 @@ and German compounds by their head ("Deckenlampe" is a "Lampe").
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from importlib.resources import files
 import logging
 import re
 import unicodedata
 
-from gazetteer_matcher.config import package_data_path
 from hassil.parse_expression import parse_sentence
 from hassil.sample import sample_expression
 from home_assistant_intents import get_intents
@@ -220,9 +220,10 @@ def _kinds(language: str) -> dict[str, frozenset[Kind]]:
 def _gazetteer_domains() -> dict[str, list[str]]:
     """The default agent's English words for domains."""
     try:
-        with package_data_path("vocabulary.yaml").open(encoding="utf-8") as file:
+        vocabulary = files("gazetteer_matcher").joinpath("data", "vocabulary.yaml")
+        with vocabulary.open(encoding="utf-8") as file:
             domains = yaml.safe_load(file).get("domains", {})
-    except (OSError, yaml.YAMLError, AttributeError) as err:
+    except (ImportError, OSError, yaml.YAMLError, AttributeError) as err:
         _LOGGER.debug("No gazetteer vocabulary: %s", err)
         return {}
     return {str(k): list(v) for k, v in domains.items() if isinstance(v, list)}
