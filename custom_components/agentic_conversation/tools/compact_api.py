@@ -19,7 +19,8 @@ from .llm_api import ACT_WITH_INTENTS, WEATHER_PROMPT, agentic_tools, with_memor
 
 COMPACT_PROMPT = (
     "Devices are not listed here: find them with search_entities, which gives their "
-    f"exact names and states. {ACT_WITH_INTENTS} {WEATHER_PROMPT}"
+    "exact names and states: search with the user's words for the thing and place; "
+    f"several results may all be meant. {ACT_WITH_INTENTS} {WEATHER_PROMPT}"
 )
 LIVE_CONTEXT_DESCRIPTION = (
     "The current states of many devices and sensors at once, e.g. every light in an "

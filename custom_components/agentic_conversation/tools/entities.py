@@ -11,6 +11,7 @@ from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
     entity_registry as er,
+    floor_registry as fr,
 )
 
 # An entity registry id, which many services accept in place of an entity id.
@@ -60,6 +61,9 @@ class EntityInfo:
     area_id: str | None
     device_id: str | None
     state: State
+    floor: str | None = None
+    floor_aliases: tuple[str, ...] = ()
+    floor_level: int | None = None
 
     @property
     def domain(self) -> str:
@@ -116,12 +120,16 @@ def is_exposed(hass: HomeAssistant, entity_id: str) -> bool:
 def exposed_entities(hass: HomeAssistant) -> list[EntityInfo]:
     """Every exposed entity that has a state, with names, aliases and area."""
     entities = er.async_get(hass)
+    floors = fr.async_get(hass)
     found: list[EntityInfo] = []
     for state in hass.states.async_all():
         if not is_exposed(hass, state.entity_id):
             continue
         entry = entities.async_get(state.entity_id)
         area = area_of(hass, state.entity_id)
+        floor = (
+            floors.async_get_floor(area.floor_id) if area and area.floor_id else None
+        )
         found.append(
             EntityInfo(
                 entity_id=state.entity_id,
@@ -136,6 +144,9 @@ def exposed_entities(hass: HomeAssistant) -> list[EntityInfo]:
                 area_id=area.id if area else None,
                 device_id=entry.device_id if entry else None,
                 state=state,
+                floor=floor.name if floor else None,
+                floor_aliases=tuple(floor.aliases) if floor else (),
+                floor_level=floor.level if floor else None,
             )
         )
     return found

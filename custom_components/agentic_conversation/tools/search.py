@@ -1,10 +1,12 @@
-"""`search_entities`: find exposed entities by name, alias, id, area or domain.
+"""`search_entities`: find exposed entities by the words people use for them.
 
 With this tool the model does not need every entity in its prompt: the request stays
 the same size whether a home exposes ten entities or a thousand.
 """
 
-import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import probatio
@@ -14,37 +16,163 @@ from homeassistant.helpers import llm
 
 from ..const import DOMAIN, TOOL_SEARCH_ENTITIES
 from .entities import EntityInfo, exposed_entities
+from .search_words import (
+    FLOOR_WORDS,
+    STOP_WORDS,
+    Kind,
+    async_load,
+    device_kinds,
+    same_word,
+    stem,
+    stems,
+    words,
+)
 
-_WORD = re.compile(r"\w+")
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
+# What one query word is worth when an entity has it: in its name (or alias), as its
+# domain, as its device class, in its area, on its floor, in its entity id.
+NAME, DOMAIN_HIT, CLASS_HIT, PLACE, ID_HIT = 10, 5, 3, 4, 2
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower().replace("_", " ")))
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One word of the query, in every role it can play."""
+
+    stem: str
+    kinds: frozenset[Kind]
+    floor: str | None  # "up", "ground", "below"
+
+    def kind_points(self, domain: str, device_class: Any) -> int:
+        """Points for an entity of this domain and class: its class named scores more."""
+        return max(
+            (
+                DOMAIN_HIT + (CLASS_HIT if kind_class else 0)
+                for kind_domain, kind_class in self.kinds
+                if kind_domain == domain and kind_class in (None, device_class)
+            ),
+            default=0,
+        )
 
 
-def _score(entity: EntityInfo, query: str, words: set[str]) -> int:
-    """How well an entity matches the query; 0 is no match."""
-    names = [entity.name.lower(), *(a.lower() for a in entity.aliases)]
-    if query in names or query == entity.entity_id:
-        return 100
-    score = 0
-    if any(query in name for name in names) or query in entity.entity_id:
-        score += 40
-    name_words = set().union(*(_words(n) for n in names))
-    area_words = set().union(
-        *(_words(a) for a in (entity.area or "", *entity.area_aliases))
+def terms(query: str, language: str) -> list[Term]:
+    """The query's words that may name something, each once."""
+    found: dict[str, Term] = {}
+    for word in words(query):
+        if word in STOP_WORDS or (
+            len(word) < 3 and word not in FLOOR_WORDS and word not in {"tv", "ac"}
+        ):
+            continue
+        word_stem = stem(word)
+        if word_stem not in found:
+            found[word_stem] = Term(
+                word_stem, device_kinds(word_stem, language), FLOOR_WORDS.get(word)
+            )
+    return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """An entity's words, stemmed once and kept while its names stay the same."""
+
+    domain: str
+    names: tuple[str, ...]
+    name_stems: frozenset[str]
+    area_stems: frozenset[str]
+    floor_stems: frozenset[str]
+    id_stems: frozenset[str]
+    all_stems: frozenset[str]
+
+
+@lru_cache(maxsize=8192)
+def profile(
+    entity_id: str,
+    names: tuple[str, ...],
+    areas: tuple[str, ...],
+    floors: tuple[str, ...],
+) -> Profile:
+    """The stems of an entity's names, area, floor and id."""
+    folded = tuple(n.casefold() for n in names if n)
+    domain, _, object_id = entity_id.partition(".")
+    name_stems = frozenset().union(*(stems(n) for n in folded))
+    area_stems = frozenset().union(*(stems(a.casefold()) for a in areas if a))
+    floor_stems = frozenset().union(*(stems(f.casefold()) for f in floors if f))
+    return Profile(
+        domain=domain,
+        names=folded,
+        name_stems=name_stems,
+        area_stems=area_stems,
+        floor_stems=floor_stems,
+        id_stems=stems(object_id),
+        all_stems=name_stems | area_stems | floor_stems | stems(object_id),
     )
-    id_words = _words(entity.entity_id)
-    for word in words:
-        if word in name_words:
-            score += 10
-        elif word in area_words:
-            score += 6
-        elif word in id_words:
-            score += 4
-    return score
+
+
+def profile_of(entity: EntityInfo) -> Profile:
+    """An entity's profile."""
+    return profile(
+        entity.entity_id,
+        (entity.name, *entity.aliases),
+        (entity.area or "", *entity.area_aliases),
+        (entity.floor or "", *entity.floor_aliases),
+    )
+
+
+def rank(
+    entity: EntityInfo,
+    words_of: Profile,
+    query: str,
+    query_terms: list[Term],
+    *,
+    named: dict[str, frozenset[str]],
+    floor_words: set[str],
+) -> tuple[int, int]:
+    """How many of the query's words an entity answers, and how well.
+
+    Each word counts once however it matches, but its points add up: a word in the
+    name that is also the entity's domain ("lock smart lock") ranks the lock first.
+    """
+    score = 0
+    if query in words_of.names or query == entity.entity_id:
+        score += 100
+    elif any(name in query for name in words_of.names):
+        score += 20  # the sentence says the whole name
+    device_class = entity.state.attributes.get("device_class")
+    covered = 0
+    for term in query_terms:
+        hit = 0 if words_of.name_stems.isdisjoint(named[term.stem]) else NAME
+        if term.kinds:
+            hit += term.kind_points(words_of.domain, device_class)
+        if term.stem in words_of.area_stems:
+            hit += PLACE
+        elif hit and any(
+            term.stem.startswith(area) for area in words_of.area_stems if len(area) > 3
+        ):
+            # "Schlafzimmerlicht": a light, and in the Schlafzimmer: two words in one.
+            hit += PLACE
+            covered += 1
+        if term.stem in words_of.floor_stems or (
+            term.stem not in floor_words and _on_floor(entity.floor_level, term.floor)
+        ):
+            hit += PLACE
+        if not hit and term.stem in words_of.id_stems:
+            hit += ID_HIT
+        if hit:
+            covered += 1
+            score += hit
+    return covered, score
+
+
+@lru_cache(maxsize=256)
+def named_by(term: str, vocabulary: frozenset[str]) -> frozenset[str]:
+    """The words of a home's names that a query word names."""
+    return frozenset(word for word in vocabulary if same_word(term, (word,)))
+
+
+def _on_floor(level: int | None, where: str | None) -> bool:
+    if level is None or where is None:
+        return False
+    return {"up": level > 0, "ground": level == 0, "below": level < 0}[where]
 
 
 class SearchEntitiesTool(llm.Tool):
@@ -52,15 +180,16 @@ class SearchEntitiesTool(llm.Tool):
 
     name = TOOL_SEARCH_ENTITIES
     description = (
-        "Find devices and sensors in the home by name, alias, area or type. Use it to "
-        "get the exact name or entity_id before reading or controlling something. "
-        "Returns the best matches with their current state."
+        "Find devices, sensors and lists. Query: the user's words for the thing and "
+        "the place, e.g. 'lights upstairs', 'kitchen blinds'. Returns the best "
+        "matches with their states, and total_matches: several may all be meant."
     )
     parameters = probatio.Schema(
         {
             probatio.Optional("query", default=""): str,
             probatio.Optional("domain"): str,
             probatio.Optional("area"): str,
+            probatio.Optional("floor"): str,
             probatio.Optional("limit", default=DEFAULT_LIMIT): probatio.All(
                 int, probatio.Range(min=1, max=MAX_LIMIT)
             ),
@@ -79,24 +208,20 @@ class SearchEntitiesTool(llm.Tool):
     ) -> llm.ToolResult:
         """Rank the exposed entities against the query."""
         args = self.parameters(tool_input.tool_args)
-        query = str(args["query"]).strip().lower()
-        words = _words(query)
-        domain = str(args.get("domain") or "").strip().lower() or None
-        area = str(args.get("area") or "").strip().lower() or None
-        ranked: list[tuple[int, EntityInfo]] = []
-        for entity in exposed_entities(hass):
-            if domain and entity.domain != domain:
-                continue
-            if area and not _in_area(entity, area):
-                continue
-            score = _score(entity, query, words) if query else 1
-            if score:
-                ranked.append((score, entity))
-        ranked.sort(key=lambda item: (-item[0], item[1].name))
-        matches: list[dict[str, Any]] = [
-            entity.as_dict() for _, entity in ranked[: args["limit"]]
-        ]
-        data: dict[str, Any] = {"entities": matches, "total_matches": len(ranked)}
+        query = str(args["query"]).strip().casefold()
+        await async_load(hass, llm_context.language or "en")
+        matches = find(
+            exposed_entities(hass),
+            query,
+            llm_context.language or "en",
+            domain=str(args.get("domain") or "").strip().lower() or None,
+            area=str(args.get("area") or "").strip().casefold() or None,
+            floor=str(args.get("floor") or "").strip().casefold() or None,
+        )
+        data: dict[str, Any] = {
+            "entities": [entity.as_dict() for entity in matches[: args["limit"]]],
+            "total_matches": len(matches),
+        }
         if not matches:
             data["hint"] = (
                 "Nothing exposed matches. Try fewer words, another name, or no domain."
@@ -104,8 +229,70 @@ class SearchEntitiesTool(llm.Tool):
         return llm.ToolResult(data=data)
 
 
-def _in_area(entity: EntityInfo, area: str) -> bool:
-    names = [n.lower() for n in (entity.area or "", *entity.area_aliases) if n]
-    return area == (entity.area_id or "").lower() or any(
-        area == name or area in _words(name) or name in area for name in names
-    )
+def find(
+    entities: Iterable[EntityInfo],
+    query: str,
+    language: str,
+    *,
+    domain: str | None = None,
+    area: str | None = None,
+    floor: str | None = None,
+) -> list[EntityInfo]:
+    """The entities a query means, best first.
+
+    The matches answer the most of the query's words; among them the best first,
+    then by name and id, so that equal scores always come back in the same order.
+    """
+    query = query.strip().casefold()
+    query_terms = terms(query, language)
+    entities = list(entities)
+    profiles = [profile_of(entity) for entity in entities]
+    floor_stems = frozenset().union(*(p.floor_stems for p in profiles))
+    # A floor named "Upstairs" is what "upstairs" means, not every upper floor.
+    floor_words = {t.stem for t in query_terms if t.floor and t.stem in floor_stems}
+    by_level = any(t.floor and t.stem not in floor_words for t in query_terms)
+    # The home's name words each query word names, found once for all entities.
+    vocabulary = frozenset().union(*(p.name_stems for p in profiles))
+    named = {t.stem: named_by(t.stem, vocabulary) for t in query_terms}
+    wanted = frozenset().union({t.stem for t in query_terms}, *named.values())
+    kinds = {kind_domain for t in query_terms for kind_domain, _ in t.kinds}
+    ranked: list[tuple[int, int, EntityInfo]] = []
+    for entity, words_of in zip(entities, profiles, strict=True):
+        if query_terms and not (
+            words_of.domain in kinds
+            or not words_of.all_stems.isdisjoint(wanted)
+            or (by_level and entity.floor_level is not None)
+        ):
+            continue  # nothing in the query can match it
+        if domain and entity.domain != domain:
+            continue
+        if area and not (
+            area == entity.area_id or _in_place(entity.area, entity.area_aliases, area)
+        ):
+            continue
+        if floor and not _in_place(entity.floor, entity.floor_aliases, floor):
+            continue
+        covered, score = (
+            rank(
+                entity,
+                words_of,
+                query,
+                query_terms,
+                named=named,
+                floor_words=floor_words,
+            )
+            if query_terms
+            else (1, 0)
+        )
+        if covered:
+            ranked.append((covered, score, entity))
+    best = max((covered for covered, _, _ in ranked), default=0)
+    ranked = [item for item in ranked if item[0] == best]
+    ranked.sort(key=lambda item: (-item[1], item[2].name.casefold(), item[2].entity_id))
+    return [entity for *_, entity in ranked]
+
+
+def _in_place(name: str | None, aliases: tuple[str, ...], place: str) -> bool:
+    """Whether an area or floor filter names this area or floor."""
+    names = [n.casefold() for n in (name or "", *aliases) if n]
+    return any(place == n or stem(place) in stems(n) or n in place for n in names)
