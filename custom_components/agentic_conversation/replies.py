@@ -27,6 +27,8 @@ from .agent import (
 )
 from .const import DOMAIN
 from .done_actions import Action, actions_done
+from .languages import base_language
+from .languages.numbers import async_load as async_load_number_words
 
 
 class Problem(StrEnum):
@@ -140,6 +142,8 @@ async def async_render_question(
 
     `asks` are (kind, names) pairs: kind is a `risk.RiskKind` value.
     """
+    # The answer is judged with the language's number words: ready them now.
+    await async_load_number_words(hass, language)
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
     actions = joiner.join(
@@ -154,6 +158,15 @@ async def async_render_question(
     if needs_pin:
         parts.append(strings.get("confirm_pin_prompt") or "")
     return " ".join(part for part in parts if part)
+
+
+async def async_render_not_asked(
+    hass: HomeAssistant, language: str, done: Sequence[Action]
+) -> str:
+    """Why held actions were not asked about (no answer words in the language)."""
+    strings = await _async_strings(hass, language)
+    refusal = strings.get("confirmation_language_missing") or _LAST_RESORT
+    return f"{told_done(done, strings)}. {refusal}" if done else refusal
 
 
 async def async_render_done(
@@ -190,7 +203,8 @@ async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
     """The spoken strings for a language, by key (English fills any gap)."""
     prefix = f"component.{DOMAIN}.exceptions."
     suffix = ".message"
-    base = language.replace("_", "-").split("-")[0].lower() or "en"
+    base = base_language(language) or "en"
+    # English fills any key (and any language) we have no words for.
     translations = await async_get_translations(hass, base, "exceptions", {DOMAIN})
     return {
         key[len(prefix) : -len(suffix)]: value
@@ -202,8 +216,8 @@ async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
 def _lower_first(text: str) -> str:
     """Lower-case a sentence's first letter so it can follow "but".
 
-    The problem sentences start with a pronoun or an article in every language we
-    ship, so this is safe; English "I" stays upper-case.
+    The problem sentences start with a pronoun, an article or a verb in every
+    language we ship, so this is safe; English "I" stays upper-case.
     """
     if (
         len(text) > 1
