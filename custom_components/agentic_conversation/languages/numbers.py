@@ -6,7 +6,6 @@ executor before the answer comes (`async_load`) and only read from the cache aft
 """
 
 from collections.abc import Mapping
-from functools import cache
 
 from unicode_rbnf import RbnfEngine
 
@@ -19,7 +18,6 @@ _RBNF_LANGUAGE = {"nb": "no"}
 _LOADED: dict[str, Mapping[str, str]] = {}
 
 
-@cache
 def _build(language: str) -> Mapping[str, str]:
     """Every spelling of 0..99 in the language (all genders and cases) to its digits."""
     words: dict[str, str] = {}
