@@ -15,7 +15,6 @@ import importlib.util
 import json
 from pathlib import Path
 import re
-import string
 import struct
 from typing import Any
 
@@ -26,12 +25,15 @@ import pytest
 from homeassistant import loader
 
 from custom_components.agentic_conversation.const import DOMAIN
+from custom_components.agentic_conversation.languages import LANGUAGES as SPOKEN
 from custom_components.agentic_conversation.replies import Problem
+from devtools import translations
 
 REPO = Path(__file__).parent.parent
 INTEGRATION = REPO / "custom_components" / DOMAIN
 PACKAGE = f"custom_components.{DOMAIN}"
-LANGUAGES = ("de", "nl")
+# Every language we ship but the source, English.
+LANGUAGES = tuple(language for language in SPOKEN if language != "en")
 # HACS's hacs.json keys (https://hacs.xyz/docs/publish/start#hacsjson).
 HACS_KEYS = {
     "name",
@@ -108,18 +110,8 @@ def _json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
-    flat: dict[str, str] = {}
-    for key, value in tree.items():
-        if isinstance(value, dict):
-            flat.update(_flatten(value, f"{prefix}{key}."))
-        else:
-            flat[f"{prefix}{key}"] = value
-    return flat
-
-
-def _placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+_flatten = translations.flatten
+_placeholders = translations.placeholders
 
 
 def _requirement_sets() -> list[Path]:
@@ -246,6 +238,33 @@ def test_every_language_has_the_keys_and_placeholders_of_english(
     for key, text in translated.items():
         assert isinstance(text, str) and text.strip(), key
         assert _placeholders(text) == _placeholders(EN[key]), key
+
+
+def test_the_languages_we_speak_are_the_languages_we_ship() -> None:
+    """A translations file for each language whose answers we judge, and no other."""
+    assert translations.languages() == sorted(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_translation_gaps_script_finds_nothing(language: str) -> None:
+    """devtools/translations.py (what the lead runs to fill new keys) agrees."""
+    assert not translations.gaps(language)
+    assert translations.main([language]) == 0
+
+
+def test_the_translation_gaps_script_finds_gaps(tmp_path: Path) -> None:
+    """A missing key, an extra one, an empty one and a lost placeholder are listed."""
+    english = {"a": {"b": "Hi {name}", "c": "Bye", "d": "Yes"}}
+    french = {"a": {"b": "Salut", "d": " "}, "z": "?"}
+    (tmp_path / "en.json").write_text(json.dumps(english), encoding="utf-8")
+    (tmp_path / "fr.json").write_text(json.dumps(french), encoding="utf-8")
+
+    found = translations.gaps("fr", tmp_path)
+
+    assert found.missing == {"a.c": "Bye"}
+    assert found.extra == ["z"]
+    assert found.empty == ["a.d"]
+    assert found.placeholders == {"a.b": (["name"], [])}
 
 
 class _Code:

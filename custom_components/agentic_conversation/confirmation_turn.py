@@ -17,9 +17,9 @@ from homeassistant.util.ulid import ulid_now
 from .agent import ToolCall
 from .agent.tool_calls import ToolCallRecord, execute_tool_call
 from .answers import Answer, classify, pin_matches, spoken_digits
-from .confirmation import Outcome, Pending, fire_events
+from .confirmation import Outcome, Pending, asks, fire_events
 from .conversation_turn import Delta, async_say, envelope_data, read_only_tools
-from .done_actions import actions_done
+from .done_actions import Action, actions_done
 from .replies import async_phrase, async_render_done
 from .tool_dispatch import ChatLogToolDispatcher, intent_types
 
@@ -47,15 +47,15 @@ def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgem
     """Decide, by our code alone, what the user's next utterance means."""
     answer = classify(text, language)
     if pending.expired:
-        if answer is Answer.YES or spoken_digits(text):
+        if answer is Answer.YES or spoken_digits(text, language):
             return Judgement(Verdict.DECLINE, "confirmation_expired")
         return Judgement(Verdict.DROP)
     if pending.needs_pin and pin:
-        if pin_matches(text, pin):
+        if pin_matches(text, pin, language):
             return Judgement(Verdict.RUN)
         if answer is Answer.NO:
             return Judgement(Verdict.DECLINE, "confirmation_declined")
-        if spoken_digits(text):
+        if spoken_digits(text, language):
             return Judgement(Verdict.DECLINE, "confirmation_wrong_pin")
         if answer is Answer.YES:
             return Judgement(Verdict.DECLINE, "confirmation_needs_pin")
@@ -151,7 +151,12 @@ async def _async_run_held(
             }
         done = actions_done(records, read_only_tools(api), intent_types(api))
         if all(record.ok for record in records):
-            speech = await async_render_done(hass, user_input.language, done)
+            # Told with the verbs of the question: an unlock is not a "turn off".
+            asked = [
+                Action(f"done_{kind}", tuple(names))
+                for kind, names in asks(hass, pending.actions)
+            ]
+            speech = await async_render_done(hass, user_input.language, asked)
         else:
             speech = await async_phrase(
                 hass, user_input.language, "confirmation_failed"

@@ -60,12 +60,14 @@ from .const import (
     LOGGER,
 )
 from .done_actions import actions_done
+from .languages import understood
 from .redact import redact_url
 from .replies import (
     Fallback,
     Problem,
     async_phrase,
     async_render,
+    async_render_not_asked,
     async_render_question,
     fallback_for,
     local_preface_key,
@@ -306,6 +308,20 @@ async def _finish(
     )
     if result.stop_reason is StopReason.CONFIRMATION and gate and gate.held:
         actions = list(gate.held.values())
+        if not understood(language):
+            # We could not judge the answer: nothing is held, nothing is run.
+            LOGGER.warning(
+                "Not asking to confirm %s: no yes/no words for language %r",
+                ", ".join(f"{a.tool_name} {a.entity_ids}" for a in actions),
+                language,
+            )
+            record.spoken = await async_render_not_asked(
+                hass,
+                language,
+                actions_done(result.tool_calls, read_only, record.intents),
+            )
+            yield {"role": "assistant", "content": record.spoken}
+            return
         pending = async_hold(
             hass,
             record.chat_log.conversation_id,

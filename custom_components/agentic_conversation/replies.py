@@ -29,6 +29,8 @@ from .agent.server_errors import SetupFault, server_problem
 from .confirmation import Ask
 from .const import DOMAIN
 from .done_actions import Action, actions_done
+from .languages import base_language
+from .languages.numbers import async_load as async_load_number_words
 
 
 class Problem(StrEnum):
@@ -173,6 +175,8 @@ async def async_render_question(
     Each script, scene, automation or button asked about is followed by what it does
     ("Shall I run Welcome Home? It unlocks Front door.").
     """
+    # The answer is judged with the language's number words: ready them now.
+    await async_load_number_words(hass, language)
     strings = await _async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
 
@@ -197,6 +201,15 @@ async def async_render_question(
     if needs_pin:
         parts.append(strings.get("confirm_pin_prompt") or "")
     return " ".join(part for part in parts if part)
+
+
+async def async_render_not_asked(
+    hass: HomeAssistant, language: str, done: Sequence[Action]
+) -> str:
+    """Why held actions were not asked about (no answer words in the language)."""
+    strings = await _async_strings(hass, language)
+    refusal = strings.get("confirmation_language_missing") or _LAST_RESORT
+    return f"{told_done(done, strings)}. {refusal}" if done else refusal
 
 
 async def async_render_done(
@@ -233,7 +246,8 @@ async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
     """The spoken strings for a language, by key (English fills any gap)."""
     prefix = f"component.{DOMAIN}.exceptions."
     suffix = ".message"
-    base = language.replace("_", "-").split("-")[0].lower() or "en"
+    base = base_language(language) or "en"
+    # English fills any key (and any language) we have no words for.
     translations = await async_get_translations(hass, base, "exceptions", {DOMAIN})
     return {
         key[len(prefix) : -len(suffix)]: value
@@ -245,8 +259,8 @@ async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
 def _lower_first(text: str) -> str:
     """Lower-case a sentence's first letter so it can follow "but".
 
-    The problem sentences start with a pronoun or an article in every language we
-    ship, so this is safe; English "I" stays upper-case.
+    The problem sentences start with a pronoun, an article or a verb in every
+    language we ship, so this is safe; English "I" stays upper-case.
     """
     if (
         len(text) > 1
