@@ -153,8 +153,8 @@ async def _async_run_held(
         if all(record.ok for record in records):
             # Told with the verbs of the question: an unlock is not a "turn off".
             asked = [
-                Action(f"done_{kind}", tuple(names))
-                for kind, names in asks(hass, pending.actions)
+                Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
+                for ask in asks(hass, pending.actions)
             ]
             speech = await async_render_done(hass, user_input.language, asked)
         else:
@@ -167,6 +167,19 @@ async def _async_run_held(
 
     async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
         pass
+
+
+# A confirmed action told with the verb of its question (risk.RiskKind values).
+_DONE_KEYS = {
+    "unlock": "done_unlock",
+    "open": "done_open",
+    "disarm": "done_disarm",
+    "turn_on": "done_turn_on",
+    "turn_off": "done_turn_off",
+    "run": "done_run",
+    "activate": "done_activate",
+    "press": "done_press",
+}
 
 
 async def _no_api(name: str, arguments: dict[str, object]) -> None:
