@@ -35,13 +35,13 @@ from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
     CONF_WAIT_PHRASE_AFTER,
     DOMAIN,
 )
+from custom_components.agentic_conversation.turn import model_route
 from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
@@ -404,7 +404,7 @@ async def test_a_bug_after_streamed_text_is_still_heard(
     def broken(text: str) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(conversation_turn, "clean_for_speech", broken)
+    monkeypatch.setattr(model_route, "clean_for_speech", broken)
     fake_llm.script([Reply.text(preamble)])
 
     output, _ = await _say(ha_core, pipeline, await hass_client(), "lights?")

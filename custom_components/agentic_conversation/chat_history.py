@@ -58,7 +58,7 @@ def to_json(data: Any) -> str:
     """
     try:
         return json.dumps(data, default=_json_default)
-    except (TypeError, ValueError, RecursionError):
+    except TypeError, ValueError, RecursionError:
         return json.dumps(_as_text(data))
 
 
