@@ -4,21 +4,17 @@ from typing import Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT, MATCH_ALL
+from homeassistant.const import CONF_LLM_HASS_API, MATCH_ALL
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import LLMProvider
 from .agents import agent_device_info, agent_subentries
-from .confirmation import ConfirmationGate, async_drop_agent
-from .const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, DOMAIN
-from .memory import agent_memory, join_prompts, memory_prompt, without_facts
+from .confirmation import async_drop_agent
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
-from .tool_options import AgenticLLMContext, ToolOptions
-from .turn import TurnContext, async_handle_turn, async_say, error_result, take_held
+from .turn import TurnContext, async_handle_turn, error_result
 
 # The agent handles conversations concurrently; nothing is polled.
 PARALLEL_UPDATES = 0
@@ -98,52 +94,6 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer one user message; always with something to say."""
-        options = self.subentry.data
-        # Actions held last turn wait for these words; our code judges them.
-        held = take_held(
-            self.hass,
-            user_input,
-            chat_log.conversation_id,
-            self.entity_id,
-            options.get(CONF_CONFIRM_PIN) or None,
-        )
-        gate = ConfirmationGate(
-            self.hass,
-            options.get(CONF_CONFIRM_ENTITIES) or (),
-            approved=held.approved if held is not None else (),
-        )
-        # HA's own LLM context (with agent_id since 2026.11), plus what our tools
-        # read: the agent's tool options and this turn's confirmation gate.
-        llm_context = AgenticLLMContext.extending(
-            user_input.as_llm_context(DOMAIN),
-            ToolOptions.from_options(options),
-            gate=gate,
-            memory=agent_memory(self.entry, self.subentry),
-        )
-        # The caller's extra prompt lasts the conversation; facts are read every turn.
-        # HA keeps the joined text: while the facts are unchanged, HA 2026.11+ keeps
-        # the system prompt as it was (cacheable); when they change, it is rebuilt.
-        extra = user_input.extra_system_prompt or without_facts(
-            chat_log.extra_system_prompt
-        )
-        facts = memory_prompt(self.entry, self.subentry, user_input.context.user_id)
-        try:
-            await chat_log.async_provide_llm_data(
-                llm_context,
-                options.get(CONF_LLM_HASS_API),
-                options.get(CONF_PROMPT),
-                join_prompts(extra, facts),
-            )
-        except conversation.ConverseError as err:
-            if not isinstance(err.__cause__, Unauthorized):
-                return err.as_conversation_result()
-            # An admin-only LLM API (HA 2026.11+) and a user who is no admin: HA
-            # reports it in English, without saying why.
-            speech = await async_render(
-                self.hass, user_input.language, Fallback(Problem.LLM_API_UNAUTHORIZED)
-            )
-            await async_say(chat_log, self.entity_id, speech)
-            return error_result(user_input, speech, chat_log.conversation_id)
         return await async_handle_turn(
             TurnContext(
                 self.hass,
@@ -154,5 +104,4 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 user_input,
                 chat_log,
             ),
-            held,
         )

@@ -21,6 +21,7 @@ from ..confirmation import HeldAction, Outcome, Pending, async_take, fire_events
 from ..done_actions import actions_done
 from ..replies import async_phrase, async_render_done
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types
+from .context import TurnContext
 from .model_route import envelope_data, read_only_tools
 from .reply import Delta, Ending
 
@@ -59,18 +60,13 @@ class Held:
         return ()
 
 
-def take_held(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    conversation_id: str,
-    agent_id: str,
-    pin: str | None,
-) -> Held | None:
+def take_held(turn: TurnContext, pin: str | None) -> Held | None:
     """The actions this conversation holds for the agent, judged by our code alone."""
-    pending = async_take(hass, conversation_id, agent_id)
+    pending = async_take(turn.hass, turn.chat_log.conversation_id, turn.agent_id)
     if pending is None:
         return None
-    return Held(pending, judge(pending, user_input.text, user_input.language, pin))
+    text, language = turn.user_input.text, turn.user_input.language
+    return Held(pending, judge(pending, text, language, pin))
 
 
 def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgement:
