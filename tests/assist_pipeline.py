@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from homeassistant.components import tts
+from homeassistant.components.tts.const import DATA_TTS_MANAGER
 from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.config_entries import ConfigEntry, ConfigFlow
 from homeassistant.const import Platform
@@ -51,6 +52,13 @@ class RecordingTTS(tts.TextToSpeechEntity):
             yield b"ID3"
 
         return tts.TTSAudioResponse("mp3", audio())
+
+    async def async_get_tts_audio(
+        self, message: str, language: str, options: dict[str, Any]
+    ) -> tts.TtsAudioType:
+        """Record a message said whole (a short reply is not streamed)."""
+        self.said.append(message)
+        return "mp3", b"ID3"
 
 
 class _RecorderFlow(ConfigFlow):
@@ -85,6 +93,9 @@ async def recording_tts(hass: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
     )
     mock_platform(hass, f"{TTS_DOMAIN}.config_flow")
     assert await async_setup_component(hass, "tts", {})
+    # The test config folder (and its TTS disk cache) is shared by every test run: a
+    # message cached by another run would never reach the recorder.
+    hass.data[DATA_TTS_MANAGER].use_file_cache = False
     with mock_config_flow(TTS_DOMAIN, _RecorderFlow):
         entry = MockConfigEntry(domain=TTS_DOMAIN)
         entry.add_to_hass(hass)
