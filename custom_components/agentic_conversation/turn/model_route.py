@@ -29,6 +29,7 @@ from ..agent import (
     StopReason,
     TextDelta,
     ToolCallFinished,
+    ToolCallRecord,
     ToolCallsRequested,
 )
 from ..chat_history import trim_to_budget
@@ -217,14 +218,7 @@ async def _deltas(
                 }
                 streamed = ""
             case ToolCallFinished(record=call):
-                yield {
-                    "role": "tool_result",
-                    "tool_call_id": call.call_id,
-                    "tool_name": call.name,
-                    "result": llm.ToolResult(
-                        data=envelope_data(call.result), error=not call.ok
-                    ),
-                }
+                yield tool_result_delta(call)
             case LoopFinished(result=result):
                 if tail := cleaner.flush():
                     streamed += tail
@@ -300,6 +294,18 @@ def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
     if api is None:
         return frozenset()
     return frozenset(tool.name for tool in api.tools if tool.annotations.read_only)
+
+
+def tool_result_delta(record: ToolCallRecord) -> Delta:
+    """A finished tool call as the chat log's tool result."""
+    return {
+        "role": "tool_result",
+        "tool_call_id": record.call_id,
+        "tool_name": record.name,
+        "result": llm.ToolResult(
+            data=envelope_data(record.result), error=not record.ok
+        ),
+    }
 
 
 def envelope_data(envelope: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from ..done_actions import actions_done
 from ..replies import async_phrase, async_render_done
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types
 from .context import TurnContext
-from .model_route import envelope_data, read_only_tools
+from .model_route import read_only_tools, tool_result_delta
 from .reply import Delta, Ending
 
 # A confirmed action gets this long, like any tool call.
@@ -164,14 +164,7 @@ async def _async_run_held(
                 max_result_chars=_RESULT_CHARS,
             )
             records.append(record)
-            yield {
-                "role": "tool_result",
-                "tool_call_id": record.call_id,
-                "tool_name": record.name,
-                "result": llm.ToolResult(
-                    data=envelope_data(record.result), error=not record.ok
-                ),
-            }
+            yield tool_result_delta(record)
         done = actions_done(records, read_only_tools(api), intent_types(api))
         if all(record.ok for record in records):
             speech = await async_render_done(hass, user_input.language, done)
