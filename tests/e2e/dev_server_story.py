@@ -146,6 +146,12 @@ async def main(report_path: Path) -> None:
             if " ERROR " in line and "agentic_conversation" in line
         ]
         report["hass_log_tail"] = text.splitlines()[-40:]
+        report["agent_log"] = [
+            line
+            for line in text.splitlines()
+            if "agentic_conversation" in line
+            and (" WARNING " in line or " INFO " in line)
+        ][-40:]
     report_path.write_text(json.dumps(report, indent=2))
 
 
