@@ -65,6 +65,6 @@ async def _async_route(
         )
         if settled is not None:
             return settled
-    if model_cannot_act(turn) and (local := await async_local_first(turn)):
+    if model_cannot_act(turn) and (local := await async_local_first(turn)) is not None:
         return local
     return await async_run_model(turn, history)
