@@ -9,6 +9,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
+from tests.assist_pipeline import RecordingTTS, recording_tts
 from tests.fake_llm import FakeLLM
 
 
@@ -64,3 +65,10 @@ async def fake_llm(socket_enabled: None) -> AsyncIterator[FakeLLM]:
     """A running fake OpenAI-compatible server on loopback."""
     async with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture
+async def recorder(ha_core: HomeAssistant) -> AsyncIterator[RecordingTTS]:
+    """A recording streaming TTS entity (`tts.recorder`), as a satellite's engine."""
+    async with recording_tts(ha_core) as engine:
+        yield engine

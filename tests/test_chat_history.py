@@ -1,5 +1,10 @@
 """The chat log becomes valid history, trimmed oldest first without splitting tool pairs."""
 
+from datetime import date, datetime, time, timedelta
+from enum import Enum
+import json
+from typing import Any
+
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
@@ -107,3 +112,65 @@ def test_trim_with_room_for_everything_or_nothing() -> None:
     messages = content_to_messages(_exchange(1, with_tool=True))
     assert trim_to_budget(messages, 100_000) == messages
     assert trim_to_budget(messages, 0) == []
+
+
+class _Colour(Enum):
+    RED = "red"
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+def _tool_turn(data: Any, args: Any) -> list[conversation.Content]:
+    call = llm.ToolInput(tool_name="HassGetCurrentTime", tool_args=args, id="call_t")
+    return [
+        conversation.UserContent(content="what time is it"),
+        conversation.AssistantContent(agent_id=AGENT, tool_calls=[call]),
+        conversation.ToolResultContent(
+            agent_id=AGENT,
+            tool_call_id="call_t",
+            tool_name=call.tool_name,
+            result=llm.ToolResult(data=data),
+        ),
+    ]
+
+
+def test_what_a_tool_returned_is_kept_as_json_whatever_its_type() -> None:
+    """HA's intents answer with times and dates: the history keeps them as text."""
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    data = {
+        "time": time(14, 5),
+        "date": date(2026, 11, 25),
+        "at": datetime(2026, 11, 25, 14, 5),
+        "colour": _Colour.RED,
+        "names": frozenset({"porch"}),
+        "ids": {"light.porch"},
+        "pair": ("a", 1),
+        "took": timedelta(seconds=90),
+        "odd": _Unprintable(),
+        "raw": b"x",
+    }
+    messages = content_to_messages(_tool_turn(data, {"when": time(7, 30)}))
+
+    assert json.loads(messages[1]["tool_calls"][0]["function"]["arguments"]) == {
+        "when": "07:30:00"
+    }
+    assert messages[2]["role"] == "tool"
+    assert json.loads(messages[2]["content"]) == {
+        "time": "14:05:00",
+        "date": "2026-11-25",
+        "at": "2026-11-25T14:05:00",
+        "colour": "red",
+        "names": ["porch"],
+        "ids": ["light.porch"],
+        "pair": ["a", 1],
+        "took": "0:01:30",
+        "odd": "<class 'tests.test_chat_history._Unprintable'>",
+        "raw": "b'x'",
+    }
+    # What cannot be walked at all becomes the text of the whole.
+    looped = content_to_messages(_tool_turn({"loop": cyclic}, {}))
+    assert json.loads(looped[2]["content"]) == "{'loop': [[...]]}"

@@ -16,7 +16,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant, ServiceCall, callback
-from homeassistant.helpers import llm
+from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
@@ -248,6 +248,13 @@ async def test_a_model_that_ignores_tools_does_not_answer_commands(
     joke = await _say(hass, agent, "tell me a joke")
 
     assert _state(hass, LIGHT) == "on"
-    assert "basic assistant" not in _speech(command)
+    # HA's agent's own words, as an answer (not an error), in a conversation the
+    # websocket API and a pipeline accept; the joke continues that conversation.
+    assert _speech(command) == "Turned on the light"
+    assert command.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert command.conversation_id
     assert len(fake_llm.requests) == 1  # only the joke went to the model
     assert _speech(joke) == "Why did the lamp blush? It saw the switch."
+    assert joke.conversation_id != command.conversation_id  # each asked anew
+    sent = fake_llm.requests[0]["messages"]
+    assert [m["role"] for m in sent if m["role"] != "system"] == ["user"]

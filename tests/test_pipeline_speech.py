@@ -8,34 +8,24 @@ TTS engine was asked to say.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
-    MockModule,
-    MockPlatform,
-    mock_config_flow,
-    mock_integration,
-    mock_platform,
-)
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import (
     ClientSessionGenerator,
     WebSocketGenerator,
 )
 
-from homeassistant.components import conversation, tts
+from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.tts.entity import TTSAudioRequest
-from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, Platform
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
-from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation import conversation_turn
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MAX_TOKENS,
@@ -43,75 +33,10 @@ from custom_components.agentic_conversation.const import (
     CONF_WAIT_PHRASE_AFTER,
     DOMAIN,
 )
+from custom_components.agentic_conversation.turn import model_route
 from tests.across_releases import offered_name
+from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import MODEL, FakeLLM, Reply
-
-TTS_DOMAIN = "recording_tts"
-
-
-class RecordingTTS(tts.TextToSpeechEntity):
-    """A streaming-input TTS engine that remembers what it was asked to say."""
-
-    _attr_name = "Recorder"
-    _attr_supported_languages = ["en", "de"]
-    _attr_default_language = "en"
-
-    def __init__(self) -> None:
-        """Nothing said yet."""
-        self.said: list[str] = []
-
-    async def async_stream_tts_audio(
-        self, request: TTSAudioRequest
-    ) -> tts.TTSAudioResponse:
-        """Record the whole streamed message; return a tiny "audio" stream."""
-        message = "".join([chunk async for chunk in request.message_gen])
-        self.said.append(message)
-
-        async def audio() -> AsyncGenerator[bytes]:
-            yield b"ID3"
-
-        return tts.TTSAudioResponse("mp3", audio())
-
-
-class _RecorderFlow(ConfigFlow):
-    """The recorder's (unused) config flow: a config entry needs a handler."""
-
-    VERSION = 1
-
-
-@pytest.fixture
-async def recorder(ha_core: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
-    """A recording TTS entity, set up through a config entry like a real one."""
-    hass = ha_core
-    engine = RecordingTTS()
-
-    async def setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
-        await hass.config_entries.async_forward_entry_setups(entry, [Platform.TTS])
-        return True
-
-    async def setup_platform(
-        hass: HomeAssistant,
-        entry: ConfigEntry,
-        async_add_entities: AddConfigEntryEntitiesCallback,
-    ) -> None:
-        async_add_entities([engine])
-
-    # A custom integration, as a TTS add-on would be: HA 2026.10 wants a boolean from
-    # async_setup_entry, 2026.11 accepts one from custom integrations only.
-    mock_integration(
-        hass, MockModule(TTS_DOMAIN, async_setup_entry=setup_entry), built_in=False
-    )
-    mock_platform(
-        hass, f"{TTS_DOMAIN}.tts", MockPlatform(async_setup_entry=setup_platform)
-    )
-    mock_platform(hass, f"{TTS_DOMAIN}.config_flow")
-    assert await async_setup_component(hass, "tts", {})
-    with mock_config_flow(TTS_DOMAIN, _RecorderFlow):
-        entry = MockConfigEntry(domain=TTS_DOMAIN)
-        entry.add_to_hass(hass)
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
-        yield engine
 
 
 @pytest.fixture
@@ -162,49 +87,6 @@ async def _agent(
     )
 
 
-async def _say(
-    hass: HomeAssistant,
-    ws: Any,
-    http: Any,
-    text: str,
-    language: str = "en",
-    *,
-    conversation_id: str | None = None,
-    on_event: Callable[[dict[str, Any]], None] | None = None,
-) -> tuple[dict[str, Any], str]:
-    """Run intent → tts like a satellite; return the intent output and the TTS URL."""
-    await ws.send_json_auto_id(
-        {
-            "type": "assist_pipeline/run",
-            "start_stage": "intent",
-            "end_stage": "tts",
-            "input": {"text": text},
-            "conversation_id": conversation_id,
-        }
-    )
-    msg = await ws.receive_json()
-    assert msg["success"], msg
-    intent_output: dict[str, Any] = {}
-    url = ""
-    while True:
-        msg = await ws.receive_json()
-        event = msg["event"]
-        if on_event is not None:
-            on_event(event)
-        if event["type"] == "intent-end":
-            intent_output = event["data"]["intent_output"]
-        elif event["type"] == "tts-end":
-            url = event["data"]["tts_output"]["url"]
-        elif event["type"] == "error":
-            pytest.fail(f"pipeline error: {event['data']}")
-        elif event["type"] == "run-end":
-            break
-    response = await http.get(url)
-    assert response.status == 200
-    await response.read()
-    return intent_output, url
-
-
 @pytest.fixture
 async def pipeline(
     ha_core: HomeAssistant,
@@ -218,31 +100,7 @@ async def pipeline(
     agent = await _agent(hass, fake_llm, agent_options)
     assert await async_setup_component(hass, "assist_pipeline", {})
     ws = await hass_ws_client(hass)
-    await ws.send_json_auto_id(
-        {
-            "type": "assist_pipeline/pipeline/create",
-            "conversation_engine": agent,
-            "conversation_language": "en",
-            "language": "en",
-            "name": "Satellite",
-            "stt_engine": None,
-            "stt_language": None,
-            "tts_engine": "tts.recorder",
-            "tts_language": "en",
-            "tts_voice": None,
-            "wake_word_entity": None,
-            "wake_word_id": None,
-        }
-    )
-    msg = await ws.receive_json()
-    assert msg["success"], msg
-    await ws.send_json_auto_id(
-        {
-            "type": "assist_pipeline/pipeline/set_preferred",
-            "pipeline_id": msg["result"]["id"],
-        }
-    )
-    assert (await ws.receive_json())["success"]
+    await use_pipeline(ws, agent)
     yield ws
     await ws.close()
 
@@ -260,7 +118,9 @@ async def test_a_long_answer_is_spoken_as_streamed(
     )
     fake_llm.script([Reply.text(answer)])
 
-    output, _ = await _say(ha_core, pipeline, await hass_client(), "how is the house?")
+    output, _ = await run_pipeline(
+        ha_core, pipeline, await hass_client(), "how is the house?"
+    )
 
     spoken = "All good. The house is quiet, every door is shut and the lights are off."
     assert recorder.said == [spoken]
@@ -281,7 +141,9 @@ async def test_a_reply_far_past_max_tokens_is_cut_at_a_sentence_end(
     sentence = "The kitchen light is on and the heating is set to twenty degrees."
     fake_llm.script([Reply.text(" ".join([sentence] * 2000), chunk_size=4000)])
 
-    output, _ = await _say(ha_core, pipeline, await hass_client(), "how is the house?")
+    output, _ = await run_pipeline(
+        ha_core, pipeline, await hass_client(), "how is the house?"
+    )
 
     spoken = " ".join([sentence] * 7)  # 461 characters; 8 sentences would be 527
     assert recorder.said == [spoken]
@@ -305,7 +167,9 @@ async def test_preamble_then_a_broken_stream_is_followed_by_the_spoken_fallback(
     preamble = "Let me think about the best way to arrange the lights in every room of"
     fake_llm.script([Reply.truncated(preamble)])
 
-    output, _ = await _say(ha_core, pipeline, await hass_client(), "arrange my lights")
+    output, _ = await run_pipeline(
+        ha_core, pipeline, await hass_client(), "arrange my lights"
+    )
 
     fallback = "The AI service stopped in the middle of its answer. Please try again."
     assert recorder.said == [f"{preamble} {fallback}"]
@@ -329,7 +193,9 @@ async def test_text_then_tool_then_server_error_tells_what_was_done(
         ]
     )
 
-    await _say(ha_core, pipeline, await hass_client(), "turn on the porch light")
+    await run_pipeline(
+        ha_core, pipeline, await hass_client(), "turn on the porch light"
+    )
 
     assert ha_core.states.get("input_boolean.porch").state == "on"  # type: ignore[union-attr]
     assert recorder.said == [
@@ -396,13 +262,13 @@ async def test_satellite_hears_the_question_and_the_yes_unlocks(
     )
     http = await hass_client()
 
-    asked, _ = await _say(hass, pipeline, http, "unlock the front door")
+    asked, _ = await run_pipeline(hass, pipeline, http, "unlock the front door")
 
     assert hass.states.get(front_door).state == "locked"  # type: ignore[union-attr]
     assert recorder.said[-1].endswith("Shall I unlock Front door?")
     assert asked["continue_conversation"] is True
 
-    done, _ = await _say(
+    done, _ = await run_pipeline(
         hass, pipeline, http, "yes", conversation_id=asked["conversation_id"]
     )
 
@@ -432,10 +298,10 @@ async def test_a_bug_after_streamed_text_is_still_heard(
     def broken(text: str) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(conversation_turn, "clean_for_speech", broken)
+    monkeypatch.setattr(model_route, "clean_for_speech", broken)
     fake_llm.script([Reply.text(preamble)])
 
-    output, _ = await _say(ha_core, pipeline, await hass_client(), "lights?")
+    output, _ = await run_pipeline(ha_core, pipeline, await hass_client(), "lights?")
 
     apology = "Sorry, something went wrong on my side. Please try again."
     assert recorder.said == [f"{preamble} {apology}"]
@@ -488,7 +354,7 @@ async def test_a_slow_tool_with_nothing_said_is_announced(
         if event["data"].get("chat_log_delta", {}).get("content") == "One moment.":
             heard.set()
 
-    output, _ = await _say(
+    output, _ = await run_pipeline(
         hass, pipeline, await hass_client(), "slow", on_event=on_event
     )
 

@@ -6,9 +6,12 @@ never separating an assistant tool call from its results.
 """
 
 from collections.abc import Sequence
+from enum import Enum
 import json
+from typing import Any
 
 from homeassistant.components import conversation
+from homeassistant.helpers.json import json_encoder_default
 
 from .agent import CHARS_PER_TOKEN, Message
 
@@ -28,7 +31,7 @@ def content_to_messages(content: Sequence[conversation.Content]) -> list[Message
                         "type": "function",
                         "function": {
                             "name": call.tool_name,
-                            "arguments": json.dumps(call.tool_args),
+                            "arguments": to_json(call.tool_args),
                         },
                     }
                     for call in item.tool_calls
@@ -41,10 +44,41 @@ def content_to_messages(content: Sequence[conversation.Content]) -> list[Message
                 {
                     "role": "tool",
                     "tool_call_id": item.tool_call_id,
-                    "content": json.dumps(item.result.data),
+                    "content": to_json(item.result.data),
                 }
             )
     return _drop_unanswered_tool_calls(messages)
+
+
+def to_json(data: Any) -> str:
+    """JSON text of whatever a tool took or returned; never raises.
+
+    HA's intents return dates, times, sets and their own objects; what JSON cannot hold
+    becomes its string, and what cannot be walked at all (a cycle) the string of the whole.
+    """
+    try:
+        return json.dumps(data, default=_json_default)
+    except TypeError, ValueError, RecursionError:
+        return json.dumps(_as_text(data))
+
+
+def _json_default(value: Any) -> Any:
+    try:
+        return json_encoder_default(value)
+    except TypeError:
+        pass
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return list(value)
+    return _as_text(value)
+
+
+def _as_text(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not break the history
+        return repr(type(value))
 
 
 def _drop_unanswered_tool_calls(messages: list[Message]) -> list[Message]:

@@ -143,9 +143,9 @@ def fallback_for(
     return Fallback(Problem.EMPTY_ANSWER, done)
 
 
-def local_preface_key(error: LLMError | None) -> str:
+def local_preface_key(error: BaseException | None) -> str:
     """The phrase that introduces HA's own agent's answer after this error."""
-    if error is not None and (fault := server_problem(error)) is not None:
+    if isinstance(error, LLMError) and (fault := server_problem(error)) is not None:
         return _LOCAL_PREFACES[fault.fault]
     return "local_fallback"
 

@@ -6,14 +6,16 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_story(tmp: Path, *flags: str) -> dict[str, Any]:
-    """Run `python -m tests.e2e.story` with these flags; returns its report."""
+def run_story(tmp: Path, *flags: str, story: str = "tests.e2e.story") -> dict[str, Any]:
+    """Run `python -m <story>` with these flags; returns its report."""
     report = tmp / "report.json"
     subprocess.run(
-        [sys.executable, "-m", "tests.e2e.story", str(report), *flags],
+        [sys.executable, "-m", story, str(report), *flags],
         cwd=REPO,
         check=True,
         timeout=600,
@@ -21,3 +23,18 @@ def run_story(tmp: Path, *flags: str) -> dict[str, Any]:
     result: dict[str, Any] = json.loads(report.read_text())
     assert "error" not in result, (result["error"], result["hass_log_tail"])
     return result
+
+
+def ensure_llama_or_skip() -> None:
+    """Build/download the built-in llama.cpp server, or skip saying why it cannot."""
+    ensure = subprocess.run(
+        [str(REPO / "scripts" / "llama"), "ensure"],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    if ensure.returncode != 0:
+        reason = f"llama.cpp server could not be installed here: {ensure.stderr[-500:]}"
+        print(reason)  # noqa: T201 - the reason must show in CI output
+        pytest.skip(reason)

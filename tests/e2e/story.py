@@ -137,6 +137,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+async def wait_for_models(session: aiohttp.ClientSession, base_url: str) -> None:
+    """Wait until an OpenAI-compatible server lists its models."""
+    for _ in range(600):
+        with contextlib.suppress(aiohttp.ClientError):
+            async with session.get(f"{base_url}/models") as response:
+                if response.status == 200:
+                    return
+        await asyncio.sleep(0.2)
+    raise TimeoutError(f"{base_url} did not start")
+
+
 class FakeLLMProcess:
     """tests/fake_llm.py in its own process, scripted over its control endpoints."""
 
@@ -508,12 +519,7 @@ async def _llama_story(
     proxy = RecordingProxy(f"http://127.0.0.1:{port}", session)
     try:
         base_url = f"http://127.0.0.1:{port}/v1"
-        for _ in range(300):
-            with contextlib.suppress(aiohttp.ClientError):
-                async with session.get(f"{base_url}/models") as response:
-                    if response.status == 200:
-                        break
-            await asyncio.sleep(0.2)
+        await wait_for_models(session, base_url)
         await proxy.start()
         agent = await _set_up_home(client, proxy.base_url)
         # A 135M model sampled at 0.7 now and then says nothing at all: greedy

@@ -1,17 +1,13 @@
 """A real `hass` process, a real client, a real LLM server process (see story.py)."""
 
-from pathlib import Path
-import subprocess
 from typing import Any
 
 import pytest
 
 from custom_components.agentic_conversation.speech import clean_for_speech
-from tests.e2e import run_story
+from tests.e2e import ensure_llama_or_skip, run_story
 
 pytestmark = pytest.mark.e2e
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -178,17 +174,7 @@ def test_our_tools_over_mcp_keep_exposure_and_the_allow_list(
 @pytest.fixture(scope="module")
 def llama_story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The story against the real llama.cpp server with SmolLM2 (built once)."""
-    ensure = subprocess.run(
-        [str(REPO / "scripts" / "llama"), "ensure"],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        check=False,
-    )
-    if ensure.returncode != 0:
-        reason = f"llama.cpp server could not be installed here: {ensure.stderr[-500:]}"
-        print(reason)  # noqa: T201 - the reason must show in CI output
-        pytest.skip(reason)
+    ensure_llama_or_skip()
     return run_story(tmp_path_factory.mktemp("e2e-llama"), "--llama")
 
 

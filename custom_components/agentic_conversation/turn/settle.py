@@ -5,7 +5,7 @@ effects through, and says what was done; a no is acknowledged; anything else dro
 them and is handled as a new request.
 """
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
 
@@ -14,14 +14,16 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
-from .agent import ToolCall
-from .agent.tool_calls import ToolCallRecord, execute_tool_call
-from .answers import Answer, classify, pin_matches, spoken_digits
-from .confirmation import Outcome, Pending, asks, fire_events
-from .conversation_turn import Delta, async_say, envelope_data, read_only_tools
-from .done_actions import Action, actions_done
-from .replies import async_phrase, async_render_done
-from .tool_dispatch import ChatLogToolDispatcher, intent_types
+from ..agent import ToolCall
+from ..agent.tool_calls import ToolCallRecord, execute_tool_call
+from ..answers import Answer, classify, pin_matches, spoken_digits
+from ..confirmation import HeldAction, Outcome, Pending, asks, async_take, fire_events
+from ..done_actions import Action, actions_done
+from ..replies import async_phrase, async_render_done
+from ..tool_dispatch import ChatLogToolDispatcher, intent_types
+from .context import TurnContext
+from .model_route import read_only_tools, tool_result_delta
+from .reply import Delta, Ending
 
 # A confirmed action gets this long, like any tool call.
 _RESULT_CHARS = 8000
@@ -41,6 +43,30 @@ class Judgement:
 
     verdict: Verdict
     reply: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Actions held last turn, and what the user's words now do to them."""
+
+    pending: Pending
+    judgement: Judgement
+
+    @property
+    def approved(self) -> Sequence[HeldAction]:
+        """The actions the user's words let through this turn's gate."""
+        if self.judgement.verdict is Verdict.RUN:
+            return self.pending.actions
+        return ()
+
+
+def take_held(turn: TurnContext, pin: str | None) -> Held | None:
+    """The actions this conversation holds for the agent, judged by our code alone."""
+    pending = async_take(turn.hass, turn.chat_log.conversation_id, turn.agent_id)
+    if pending is None:
+        return None
+    text, language = turn.user_input.text, turn.user_input.language
+    return Held(pending, judge(pending, text, language, pin))
 
 
 def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgement:
@@ -69,28 +95,24 @@ def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgem
 
 async def async_settle(
     hass: HomeAssistant,
-    pending: Pending,
-    judgement: Judgement,
+    held: Held,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     *,
     agent_id: str,
     tool_timeout: float,
-) -> conversation.ConversationResult | None:
+) -> Ending | None:
     """Act on the judgement; None when the utterance is a new request to handle."""
+    pending, judgement = held.pending, held.judgement
     conversation_id = chat_log.conversation_id
     if not pending.expired and judgement.verdict is not Verdict.RUN:
         fire_events(hass, conversation_id, pending, Outcome.REFUSED)
     if judgement.verdict is Verdict.DROP:
         return None
     if judgement.verdict is Verdict.DECLINE:
-        await async_say(
-            chat_log,
-            agent_id,
-            await async_phrase(hass, user_input.language, judgement.reply),
-        )
-    else:
-        fire_events(hass, conversation_id, pending, Outcome.CONFIRMED)
+        return Ending(await async_phrase(hass, user_input.language, judgement.reply))
+    fire_events(hass, conversation_id, pending, Outcome.CONFIRMED)
+    return Ending(
         await _async_run_held(
             hass,
             pending,
@@ -99,7 +121,7 @@ async def async_settle(
             agent_id=agent_id,
             tool_timeout=tool_timeout,
         )
-    return conversation.async_get_result_from_chat_log(user_input, chat_log)
+    )
 
 
 async def _async_run_held(
@@ -110,9 +132,10 @@ async def _async_run_held(
     *,
     agent_id: str,
     tool_timeout: float,
-) -> None:
+) -> str:
     """Run exactly the held calls, into the chat log, and say what they did."""
     api = chat_log.llm_api
+    said = ""
     calls = [
         ToolCall(id=ulid_now(), name=action.tool_name, arguments=action.arguments)
         for action in pending.actions
@@ -141,14 +164,7 @@ async def _async_run_held(
                 max_result_chars=_RESULT_CHARS,
             )
             records.append(record)
-            yield {
-                "role": "tool_result",
-                "tool_call_id": record.call_id,
-                "tool_name": record.name,
-                "result": llm.ToolResult(
-                    data=envelope_data(record.result), error=not record.ok
-                ),
-            }
+            yield tool_result_delta(record)
         done = actions_done(records, read_only_tools(api), intent_types(api))
         if all(record.ok for record in records):
             # Told with the verbs of the question: an unlock is not a "turn off".
@@ -163,10 +179,13 @@ async def _async_run_held(
             )
             if done:
                 speech = f"{await async_render_done(hass, user_input.language, done)} {speech}"
+        nonlocal said
+        said = speech
         yield {"role": "assistant", "content": speech}
 
     async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
         pass
+    return said
 
 
 # A confirmed action told with the verb of its question (risk.RiskKind values).

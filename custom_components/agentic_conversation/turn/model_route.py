@@ -1,24 +1,22 @@
-"""One conversation turn: HA's chat log in, our agentic loop, the chat log and a reply out.
+"""The model route: HA's chat log in, our agentic loop, the chat log and its words out.
 
 Every step of the loop is written to the chat log as it happens (assistant text, tool
 calls as external calls, tool results), so Assist's debug view and traces show the whole
 turn and a streaming pipeline speaks text before the model is done. Whatever happens, the
-turn ends with a non-empty assistant message in the chat log: that is what a voice
-satellite speaks.
+route ends on words (an answer, our question, a fallback) for the reply stage.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 import json
 from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import llm
 
-from .agent import (
+from ..agent import (
     AgenticLoop,
     LLMAuthError,
     LLMCallStarted,
@@ -28,17 +26,15 @@ from .agent import (
     LoopLimits,
     LoopResult,
     Message,
-    Route,
     StopReason,
     TextDelta,
     ToolCallFinished,
+    ToolCallRecord,
     ToolCallsRequested,
 )
-from .basic_assistant import async_ask_basic_assistant
-from .chat_history import trim_to_budget
-from .confirmation import asks, async_hold
-from .const import (
-    CONF_CONFIRM_ENTITIES,
+from ..chat_history import trim_to_budget
+from ..confirmation import asks, async_hold
+from ..const import (
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
     CONF_HISTORY_TOKENS,
@@ -59,10 +55,9 @@ from .const import (
     LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
-from .done_actions import actions_done
-from .languages import understood
-from .redact import redact_url
-from .replies import (
+from ..done_actions import actions_done
+from ..languages import understood
+from ..replies import (
     Fallback,
     Problem,
     async_phrase,
@@ -70,17 +65,14 @@ from .replies import (
     async_render_not_asked,
     async_render_question,
     fallback_for,
-    local_preface_key,
 )
-from .runtime import AgenticConfigEntry
-from .speech import SpeechStreamCleaner, clean_for_speech, speech_budget
-from .tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
-from .tool_options import gate_of
-from .wait_phrase import say_while_waiting
-
-type Delta = (
-    conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
-)
+from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
+from ..tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
+from ..tool_options import gate_of
+from ..wait_phrase import say_while_waiting
+from .context import TurnContext
+from .local_route import async_local_fallback
+from .reply import Delta, Ending, async_say
 
 
 @dataclass
@@ -107,18 +99,10 @@ class _TurnRecord:
     """The characters a reply may have: past them, it is cut (max_tokens ignored)."""
 
 
-async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
-    hass: HomeAssistant,
-    entry: AgenticConfigEntry,
-    subentry: ConfigSubentry,
-    provider: LLMProvider,
-    agent_id: str,
-    user_input: conversation.ConversationInput,
-    chat_log: conversation.ChatLog,
-    *,
-    history: list[Message],
-) -> conversation.ConversationResult:
-    """Run one turn; never raises (but for cancellation): a reply is always spoken."""
+async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
+    """Run the loop; never raises (but for cancellation): it always ends on words."""
+    hass, user_input, chat_log = turn.hass, turn.user_input, turn.chat_log
+    subentry, agent_id = turn.subentry, turn.agent_id
     record = _TurnRecord(
         hass,
         user_input,
@@ -132,9 +116,9 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         ),
     )
     try:
-        found = entry.runtime_data.capabilities.get(subentry.subentry_id)
+        found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
         loop = _build_loop(
-            provider, subentry, chat_log, found.context_tokens if found else None
+            turn.provider, subentry, chat_log, found.context_tokens if found else None
         )
         sent = trim_to_budget(
             history,
@@ -156,55 +140,23 @@ async def async_run_turn(  # noqa: PLR0913, PLR0917 - the turn's whole context
         )
         record.fallback = Fallback(Problem.UNEXPECTED)
         record.spoken = await async_render(hass, user_input.language, record.fallback)
-        # Through the delta stream, so a pipeline that already speaks says it too.
+        # Through the delta stream now: a pipeline that already speaks says it too.
         await async_say(chat_log, agent_id, record.spoken)
 
-    if record.result is not None and isinstance(record.result.error, LLMAuthError):
-        entry.async_start_reauth(hass)
-
+    error = record.result.error if record.result is not None else None
+    if isinstance(error, LLMAuthError):
+        turn.entry.async_start_reauth(hass)
+    ending = Ending(
+        record.spoken,
+        problem=record.fallback.problem if record.fallback is not None else None,
+        asked=record.asked,
+    )
     if record.try_local:
-        await _async_local_route(record, entry, subentry)
-    elif (state := entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
+        return await async_local_fallback(turn, error, ending)
+    if (state := turn.entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
         # Which model answered, and why the primary was skipped, for the debug view.
         chat_log.async_trace({"route": state.route.value, "reason": state.reason})
-
-    if record.fallback is None:
-        try:
-            result = conversation.async_get_result_from_chat_log(user_input, chat_log)
-        except HomeAssistantError:  # pragma: no cover - the writer always ends on text
-            LOGGER.exception("Chat log ended without an answer")
-            record.fallback = Fallback(Problem.UNEXPECTED)
-            record.spoken = await async_render(
-                hass, user_input.language, record.fallback
-            )
-        else:
-            # A question about held actions: a satellite listens for the answer.
-            return (
-                replace(result, continue_conversation=True) if record.asked else result
-            )
-    return error_result(
-        user_input,
-        record.spoken,
-        chat_log.conversation_id,
-        code=intent.IntentResponseErrorCode.FAILED_TO_HANDLE
-        if record.fallback.problem in (Problem.ITERATION_CAP, Problem.EMPTY_ANSWER)
-        else intent.IntentResponseErrorCode.UNKNOWN,
-    )
-
-
-def error_result(
-    user_input: conversation.ConversationInput,
-    speech: str,
-    conversation_id: str | None,
-    *,
-    code: intent.IntentResponseErrorCode = intent.IntentResponseErrorCode.UNKNOWN,
-) -> conversation.ConversationResult:
-    """A result that speaks a problem instead of an answer."""
-    response = intent.IntentResponse(language=user_input.language)
-    response.async_set_error(code, speech)
-    return conversation.ConversationResult(
-        response=response, conversation_id=conversation_id
-    )
+    return ending
 
 
 def _build_loop(
@@ -278,14 +230,7 @@ async def _deltas(
                 }
                 streamed = ""
             case ToolCallFinished(record=call):
-                yield {
-                    "role": "tool_result",
-                    "tool_call_id": call.call_id,
-                    "tool_name": call.name,
-                    "result": llm.ToolResult(
-                        data=envelope_data(call.result), error=not call.ok
-                    ),
-                }
+                yield tool_result_delta(call)
             case LoopFinished(result=result):
                 if tail := cleaner.flush():
                     streamed += tail
@@ -373,30 +318,6 @@ async def _finish(
     yield {"role": "assistant", "content": record.spoken}
 
 
-async def _async_local_route(
-    record: _TurnRecord, entry: AgenticConfigEntry, subentry: ConfigSubentry
-) -> None:
-    """No LLM answered: HA's own agent, else the failure already put into words."""
-    hass, user_input, chat_log = record.hass, record.user_input, record.chat_log
-    error = record.result.error if record.result else None
-    said = await async_ask_basic_assistant(
-        hass, user_input, chat_log, subentry.data.get(CONF_CONFIRM_ENTITIES) or ()
-    )
-    reason = f"no model answered: {error}" if error else "no model answered in time"
-    route = Route.LOCAL if said is not None else Route.DOWN
-    if (state := entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
-        state.report(route, reason=reason, error=redact_url(str(error or reason)))
-    chat_log.async_trace({"route": route.value, "reason": reason})
-    if said is None:
-        await async_say(chat_log, record.agent_id, record.spoken)
-        return
-    LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
-    template = await async_phrase(hass, user_input.language, local_preface_key(error))
-    record.fallback = None
-    record.spoken = template.replace("{speech}", said)
-    await async_say(chat_log, record.agent_id, record.spoken)
-
-
 def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
     """Tools that only read (searching, states, weather): they never count as done."""
     if api is None:
@@ -404,14 +325,16 @@ def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
     return frozenset(tool.name for tool in api.tools if tool.annotations.read_only)
 
 
-async def async_say(chat_log: conversation.ChatLog, agent_id: str, text: str) -> None:
-    """Add our own words to the chat log through its delta stream (TTS hears it)."""
-
-    async def _words() -> AsyncIterator[Delta]:
-        yield {"role": "assistant", "content": text}
-
-    async for _content in chat_log.async_add_delta_content_stream(agent_id, _words()):
-        pass
+def tool_result_delta(record: ToolCallRecord) -> Delta:
+    """A finished tool call as the chat log's tool result."""
+    return {
+        "role": "tool_result",
+        "tool_call_id": record.call_id,
+        "tool_name": record.name,
+        "result": llm.ToolResult(
+            data=envelope_data(record.result), error=not record.ok
+        ),
+    }
 
 
 def envelope_data(envelope: str) -> dict[str, Any]:

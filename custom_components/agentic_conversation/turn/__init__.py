@@ -1,0 +1,70 @@
+"""One conversation turn, as one sequence of stages.
+
+take held actions → tools and prompt → settle them or pick a route → run it → reply →
+keep the conversation.
+
+Every route (the model and its fallback, HA's own agent, a held action's settlement, a
+failure) returns its words as an `Ending`; the reply stage alone writes them into the
+chat log and builds the result, so no route can leave a satellite silent or the
+dashboard without a conversation id.
+"""
+
+from homeassistant.components import conversation
+
+from ..agent import Message
+from ..const import CONF_CONFIRM_PIN, CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT
+from .context import TurnContext
+from .keep import find_history, keep_history
+from .llm_data import async_provide_llm_data
+from .local_route import async_local_first, model_cannot_act
+from .model_route import async_run_model
+from .reply import Ending, async_reply, error_result
+from .settle import Held, async_settle, take_held
+
+__all__ = ["TurnContext", "async_handle_turn", "error_result"]
+
+
+async def async_handle_turn(turn: TurnContext) -> conversation.ConversationResult:
+    """Run the turn's stages; always ends with words in the chat log and a result."""
+    # Actions held last turn wait for these words; our code judges them.
+    held = take_held(turn, turn.options.get(CONF_CONFIRM_PIN) or None)
+    try:
+        refused = await async_provide_llm_data(turn, held)
+    except conversation.ConverseError as err:
+        return err.as_conversation_result()  # HA's own words for a broken LLM API
+    if refused is not None:
+        return await _async_reply(turn, refused)
+    kept = find_history(turn)
+    try:
+        return await _async_reply(turn, await _async_route(turn, held, kept.earlier))
+    finally:
+        # Whatever the turn added to the chat log (also when cancelled) is kept.
+        keep_history(turn, kept)
+
+
+async def _async_reply(
+    turn: TurnContext, ending: Ending
+) -> conversation.ConversationResult:
+    return await async_reply(turn.user_input, turn.chat_log, turn.agent_id, ending)
+
+
+async def _async_route(
+    turn: TurnContext, held: Held | None, history: list[Message]
+) -> Ending:
+    """Pick the route for these words and run it."""
+    if held is not None:
+        settled = await async_settle(
+            turn.hass,
+            held,
+            turn.user_input,
+            turn.chat_log,
+            agent_id=turn.agent_id,
+            tool_timeout=float(
+                turn.options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)
+            ),
+        )
+        if settled is not None:
+            return settled
+    if model_cannot_act(turn) and (local := await async_local_first(turn)) is not None:
+        return local
+    return await async_run_model(turn, history)

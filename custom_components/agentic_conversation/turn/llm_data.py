@@ -1,0 +1,59 @@
+"""The turn's tools and prompt: HA's LLM APIs, our tool options, memory, the gate."""
+
+from homeassistant.components import conversation
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.exceptions import Unauthorized
+
+from ..confirmation import ConfirmationGate
+from ..const import CONF_CONFIRM_ENTITIES, DOMAIN
+from ..memory import agent_memory, join_prompts, memory_prompt, without_facts
+from ..replies import Fallback, Problem, async_render
+from ..tool_options import AgenticLLMContext, ToolOptions
+from .context import TurnContext
+from .reply import Ending
+from .settle import Held
+
+
+async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending | None:
+    """Give the chat log its tools and system prompt; an Ending when the user may not.
+
+    Raises HA's ConverseError for any other broken LLM API.
+    """
+    options, user_input, chat_log = turn.options, turn.user_input, turn.chat_log
+    # Only the held actions the user's words approved pass this turn's gate.
+    gate = ConfirmationGate(
+        turn.hass,
+        options.get(CONF_CONFIRM_ENTITIES) or (),
+        approved=held.approved if held is not None else (),
+    )
+    # HA's own LLM context (with agent_id since 2026.11), plus what our tools
+    # read: the agent's tool options and this turn's confirmation gate.
+    llm_context = AgenticLLMContext.extending(
+        user_input.as_llm_context(DOMAIN),
+        ToolOptions.from_options(options),
+        gate=gate,
+        memory=agent_memory(turn.entry, turn.subentry),
+    )
+    # The caller's extra prompt lasts the conversation; facts are read every turn.
+    # HA keeps the joined text: while the facts are unchanged, HA 2026.11+ keeps
+    # the system prompt as it was (cacheable); when they change, it is rebuilt.
+    extra = user_input.extra_system_prompt or without_facts(
+        chat_log.extra_system_prompt
+    )
+    facts = memory_prompt(turn.entry, turn.subentry, user_input.context.user_id)
+    try:
+        await chat_log.async_provide_llm_data(
+            llm_context,
+            options.get(CONF_LLM_HASS_API),
+            options.get(CONF_PROMPT),
+            join_prompts(extra, facts),
+        )
+    except conversation.ConverseError as err:
+        if not isinstance(err.__cause__, Unauthorized):
+            raise
+        # An admin-only LLM API (HA 2026.11+) and a user who is no admin: HA
+        # reports it in English, without saying why.
+        problem = Problem.LLM_API_UNAUTHORIZED
+        speech = await async_render(turn.hass, user_input.language, Fallback(problem))
+        return Ending(speech, problem=problem)
+    return None
