@@ -13,7 +13,13 @@ from .agent import LLMProvider, Message
 from .agents import agent_device_info, agent_subentries
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
-from .confirmation import ConfirmationGate, Pending, async_drop_agent, async_take
+from .confirmation import (
+    Asker,
+    ConfirmationGate,
+    Pending,
+    async_drop_agent,
+    async_take,
+)
 from .confirmation_turn import Judgement, Verdict, async_settle, judge
 from .const import (
     CONF_CONFIRM_ENTITIES,
@@ -113,7 +119,9 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         options = self.subentry.data
         pin = options.get(CONF_CONFIRM_PIN) or None
         # Actions held last turn wait for these words; our code judges them.
-        pending = async_take(self.hass, chat_log.conversation_id, self.entity_id)
+        pending = async_take(
+            self.hass, chat_log.conversation_id, self.entity_id, Asker.of(user_input)
+        )
         judgement = (
             judge(pending, user_input.text, user_input.language, pin)
             if pending is not None

@@ -36,7 +36,7 @@ from .agent import (
 )
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import trim_to_budget
-from .confirmation import asks, async_hold
+from .confirmation import Asker, asks, async_hold
 from .const import (
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
@@ -302,6 +302,7 @@ async def _finish(
             actions,
             record.user_input.context,
             pin=record.pin,
+            asker=Asker.of(record.user_input),
         )
         record.asked = True
         record.spoken = await async_render_question(
