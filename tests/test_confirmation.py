@@ -588,8 +588,11 @@ async def _ask_from(
 async def test_only_the_asker_can_say_yes(
     home: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """In the same conversation, a "yes" from another device, satellite or user is a
-    new turn: the lock stays locked, and the asker's own "yes" still unlocks it."""
+    """A "yes" from another device, satellite or user is a new turn.
+
+    Same conversation id: the lock stays locked, and the asker's own "yes" still
+    unlocks it afterwards.
+    """
     hass = home
     agent = await _agent(hass, fake_llm)
     alice = await hass.auth.async_create_user("Alice", group_ids=["system-admin"])

@@ -133,7 +133,7 @@ class Asker:
     user_id: str | None
 
     @classmethod
-    def of(cls, user_input: conversation.ConversationInput) -> "Asker":
+    def of(cls, user_input: conversation.ConversationInput) -> Asker:
         """The asker of a request."""
         return cls(
             user_input.device_id,

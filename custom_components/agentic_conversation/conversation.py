@@ -13,13 +13,7 @@ from .agent import LLMProvider, Message
 from .agents import agent_device_info, agent_subentries
 from .basic_assistant import async_ask_basic_assistant
 from .chat_history import content_to_messages
-from .confirmation import (
-    Asker,
-    ConfirmationGate,
-    Pending,
-    async_drop_agent,
-    async_take,
-)
+from .confirmation import Asker, ConfirmationGate, Pending, async_drop_agent, async_take
 from .confirmation_turn import Judgement, Verdict, async_settle, judge
 from .const import (
     CONF_CONFIRM_ENTITIES,
