@@ -178,7 +178,9 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         )
         start = len(chat_log.content) - 1  # this turn's user message
         earlier = (
-            kept[1].messages if kept else content_to_messages(chat_log.content[1:start])
+            kept[1].messages
+            if kept
+            else content_to_messages(chat_log.content[1:start], self.entity_id)
         )
         try:
             return await self._async_answer(
