@@ -143,7 +143,7 @@ async def test_an_echoed_key_and_password_are_written_nowhere(
     # Our log lines and the HTTP client's (it logs request URLs at INFO).
     _assert_clean("the log", caplog.text)
     assert f"{USER}:" not in caplog.text
-    assert "chat/completions" in caplog.text
+    assert f"POST {fake_llm.base_url}/chat/completions" in caplog.text
 
 
 def test_split_credentials_and_the_redactor() -> None:
