@@ -13,7 +13,7 @@ from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS
 from .conversation_store import ConversationStore
 from .endpoint_check import async_start_checks
 from .memory import SHARED_POOL, HouseholdMemory
-from .redact import redact_url
+from .redact import redact_url, redactor
 from .routes import async_setup_routes
 from .runtime import AgenticConfigEntry, AgenticRuntimeData
 from .tools import async_register_llm_api
@@ -68,7 +68,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         timeout=SETUP_TIMEOUT,
     )
     # Shown in the UI and logged by Home Assistant: without credentials.
-    shown_url = redact_url(base_url)
+    redact = redactor(entry.data)
+    shown_url = redact(base_url)
     try:
         models = await provider.async_list_models()
     except LLMAuthError as err:
@@ -84,7 +85,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
             translation_key="setup_forbidden",
             translation_placeholders={
                 "base_url": shown_url,
-                "error": redact_url(str(err)),
+                "error": redact(str(err)),
             },
         ) from err
     except LLMError as err:
@@ -93,7 +94,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
             translation_key="setup_cannot_connect",
             translation_placeholders={
                 "base_url": shown_url,
-                "error": redact_url(str(err)),
+                "error": redact(str(err)),
             },
         ) from err
     agent_ids = [subentry.subentry_id for subentry in agent_subentries(entry)]
