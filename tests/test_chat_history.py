@@ -5,13 +5,26 @@ from enum import Enum
 import json
 from typing import Any
 
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
 from homeassistant.components import conversation
-from homeassistant.helpers import llm
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er, llm
+from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.chat_history import (
     content_to_messages,
     trim_to_budget,
 )
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_MODEL,
+    DOMAIN,
+)
+from tests.fake_llm import MODEL, FakeLLM, Reply
 
 AGENT = "conversation.agentic"
 
@@ -174,3 +187,94 @@ def test_what_a_tool_returned_is_kept_as_json_whatever_its_type() -> None:
     # What cannot be walked at all becomes the text of the whole.
     looped = content_to_messages(_tool_turn({"loop": cyclic}, {}))
     assert json.loads(looped[2]["content"]) == "{'loop': [[...]]}"
+
+
+def test_another_agents_exchanges_are_left_out() -> None:
+    """With an agent id, only that agent's exchanges (and its own tool results)."""
+    other = "conversation.cloud"
+    call = llm.ToolInput(
+        tool_name="HassTurnOn", tool_args={"name": "x"}, id="theirs", external=True
+    )
+    content: list[conversation.Content] = [
+        *_exchange(1, with_tool=True),
+        conversation.UserContent(content="my bank PIN is 4711"),
+        conversation.AssistantContent(agent_id=other, tool_calls=[call]),
+        conversation.ToolResultContent(
+            agent_id=other,
+            tool_call_id="theirs",
+            tool_name="HassTurnOn",
+            result=llm.ToolResult(data={"pin": "4711"}),
+        ),
+        conversation.AssistantContent(agent_id=other, content="Noted: 4711."),
+        conversation.UserContent(content="unanswered 4711"),
+        *_exchange(2, with_tool=False),
+    ]
+
+    assert content_to_messages(content, AGENT) == [
+        *content_to_messages(_exchange(1, with_tool=True)),
+        {"role": "user", "content": "question 2"},
+        {"role": "assistant", "content": "answer 2"},
+    ]
+    assert "4711" in json.dumps(content_to_messages(content))  # without, all of it
+
+
+async def _our_agent(hass: HomeAssistant, server: FakeLLM, title: str) -> str:
+    """Set up one of our agents on the server; return its entity id."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
+                subentry_type="conversation",
+                title=title,
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return next(
+        e.entity_id
+        for e in er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+        if e.domain == conversation.DOMAIN
+    )
+
+
+@pytest.mark.parametrize("first", ["home_assistant", "ours"])
+async def test_one_conversation_id_two_agents_nothing_crosses(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, first: str
+) -> None:
+    """A PIN told to another agent in the same conversation never reaches our model.
+
+    The other agent is HA's own or another of ours (HA gives one device's two wake
+    words one conversation id).
+    """
+    hass = ha_core
+    assert await async_setup_component(hass, "intent", {})
+    ours = await _our_agent(hass, fake_llm, "Local")
+    other = (
+        conversation.HOME_ASSISTANT_AGENT
+        if first == "home_assistant"
+        else await _our_agent(hass, fake_llm, "Cloud")
+    )
+    fake_llm.script(
+        [Reply.text("Hello!")]
+        if first == "home_assistant"
+        else [Reply.text("Noted."), Reply.text("Hello!")]
+    )
+
+    told = await conversation.async_converse(
+        hass, "my bank PIN is 4711", None, Context(), language="en", agent_id=other
+    )
+    answer = await conversation.async_converse(
+        hass, "hello", told.conversation_id, Context(), language="en", agent_id=ours
+    )
+
+    assert answer.conversation_id == told.conversation_id
+    assert answer.response.speech["plain"]["speech"] == "Hello!"
+    sent = fake_llm.requests[-1]["messages"]
+    assert sent[-1] == {"role": "user", "content": "hello"}
+    assert "4711" not in json.dumps(sent)
+    assert [m["role"] for m in sent] == ["system", "user"]

@@ -5,6 +5,7 @@ was (or was not) asked.
 """
 
 from datetime import timedelta
+import inspect
 from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
@@ -23,7 +24,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.config_flow import default_agent_options
@@ -50,6 +51,10 @@ LIGHT = "light.porch_light"
 # A new agent's LLM APIs, unless a test says otherwise.
 NEW_AGENT_APIS: list[str] = default_agent_options([])[CONF_LLM_HASS_API]
 MERGED_APIS = [llm.LLM_API_ASSIST, LLM_API_ID]
+# HA 2026.11+ ties a chat session to its user (another user's words are refused).
+SESSIONS_HAVE_OWNERS = (
+    "context" in inspect.signature(chat_session.async_get_chat_session).parameters
+)
 
 
 def _switchable(name: str, kind: str) -> dict[str, Any]:
@@ -556,3 +561,111 @@ async def test_yes_in_another_conversation_does_nothing(
 
     assert _speech(other) == "Yes to what?"
     assert _state(hass, LOCK) == "locked"
+
+
+async def _ask_from(
+    hass: HomeAssistant,
+    agent: str,
+    text: str,
+    conversation_id: str | None,
+    *,
+    user_id: str,
+    device_id: str,
+    satellite_id: str | None = None,
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass,
+        text,
+        conversation_id,
+        Context(user_id=user_id),
+        language="en",
+        agent_id=agent,
+        device_id=device_id,
+        satellite_id=satellite_id,
+    )
+
+
+async def test_only_the_asker_can_say_yes(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A "yes" from another device, satellite or user is a new turn.
+
+    Same conversation id: the lock stays locked, and the asker's own "yes" still
+    unlocks it afterwards.
+    """
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    alice = await hass.auth.async_create_user("Alice", group_ids=["system-admin"])
+    mallory = await hass.auth.async_create_user("Mallory", group_ids=["system-admin"])
+    events = async_capture_events(hass, EVENT_ACTION)
+    strangers = [
+        {"user_id": alice.id, "device_id": "hall_satellite"},  # another device
+        {"user_id": mallory.id, "device_id": "kitchen_satellite"},  # another user
+        {  # another satellite on the same device
+            "user_id": alice.id,
+            "device_id": "kitchen_satellite",
+            "satellite_id": "assist_satellite.hall",
+        },
+        {"user_id": mallory.id, "device_id": "hall_satellite"},  # both
+    ]
+    fake_llm.script(
+        [await _unlock_call(hass)] + [Reply.text("Yes to what?")] * len(strangers)
+    )
+    asker = {"user_id": alice.id, "device_id": "kitchen_satellite"}
+
+    asked = await _ask_from(hass, agent, "unlock the front door", None, **asker)
+    assert _speech(asked) == "Shall I unlock Front door?"
+    new_turns = 0
+    for stranger in strangers:
+        other = await _ask_from(hass, agent, "yes", asked.conversation_id, **stranger)
+        if stranger["user_id"] != alice.id and SESSIONS_HAVE_OWNERS:
+            # HA 2026.11+ refuses another user's words in the conversation itself.
+            assert _speech(other) == "Unauthorized"
+        else:
+            # A new request, for the model.
+            assert _speech(other) == "Yes to what?"
+            new_turns += 1
+        assert _state(hass, LOCK) == "locked"
+    assert len(fake_llm.requests) == 1 + new_turns
+    assert [e.data["outcome"] for e in events] == ["held"]
+
+    done = await _ask_from(hass, agent, "yes", asked.conversation_id, **asker)
+
+    assert _state(hass, LOCK) == "unlocked"
+    assert _speech(done) == "I unlocked Front door."
+    assert len(fake_llm.requests) == 1 + new_turns
+    assert [e.data["outcome"] for e in events] == ["held", "confirmed"]
+
+
+async def test_a_strangers_yes_leaves_it_to_expire(
+    home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """Held for one asker, a stranger's "yes" neither runs nor refuses it; it expires."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    alice = await hass.auth.async_create_user("Alice", group_ids=["system-admin"])
+    mallory = await hass.auth.async_create_user("Mallory", group_ids=["system-admin"])
+    events = async_capture_events(hass, EVENT_ACTION)
+    fake_llm.script([await _unlock_call(hass), Reply.text("Yes to what?")])
+
+    asked = await _ask_from(
+        hass, agent, "unlock the front door", None, user_id=alice.id, device_id="d1"
+    )
+    other = await _ask_from(
+        hass, agent, "yes", asked.conversation_id, user_id=mallory.id, device_id="d1"
+    )
+    freezer.tick(timedelta(seconds=CONFIRM_SECONDS + 1))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    late = await _ask_from(
+        hass, agent, "yes", asked.conversation_id, user_id=alice.id, device_id="d1"
+    )
+
+    assert _speech(other) == (
+        "Unauthorized" if SESSIONS_HAVE_OWNERS else "Yes to what?"
+    )
+    assert _state(hass, LOCK) == "locked"
+    assert [e.data["outcome"] for e in events] == ["held", "expired"]
+    assert (
+        _speech(late) == "That request has expired, so I did nothing. Please ask again."
+    )

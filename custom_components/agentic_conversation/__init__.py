@@ -13,7 +13,7 @@ from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, LOGGER
 from .conversation_store import ConversationStore
 from .endpoint_check import async_start_checks
 from .memory import SHARED_POOL, HouseholdMemory
-from .redact import redact_url
+from .redact import redact_url, redactor
 from .routes import async_setup_routes
 from .runtime import (
     AgenticConfigEntry,
@@ -78,14 +78,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         http_client=get_async_client(hass),
         timeout=SETUP_TIMEOUT,
     )
+    # Shown in the UI and logged by Home Assistant: without credentials.
+    redact = redactor(entry.data)
     try:
         models = await provider.async_list_models()
     except LLMAuthError as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
             translation_key="setup_invalid_auth",
-            # Shown in the UI and logged by Home Assistant: without credentials.
-            translation_placeholders={"base_url": redact_url(base_url)},
+            translation_placeholders={"base_url": redact(base_url)},
         ) from err
     except LLMError as err:
         # Down at start-up (a power cut; the GPU box boots slower than HA): the agents
@@ -95,8 +96,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         LOGGER.warning(
             "%s did not answer at start-up (%s); its agents answer without it until"
             " it does",
-            redact_url(base_url),
-            redact_url(str(err)),
+            redact(base_url),
+            redact(str(err)),
         )
     else:
         down = None

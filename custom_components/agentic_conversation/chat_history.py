@@ -16,8 +16,17 @@ from homeassistant.helpers.json import json_encoder_default
 from .agent import CHARS_PER_TOKEN, Message
 
 
-def content_to_messages(content: Sequence[conversation.Content]) -> list[Message]:
-    """Convert chat-log content (without the system prompt) to chat-completions messages."""
+def content_to_messages(
+    content: Sequence[conversation.Content], agent_id: str | None = None
+) -> list[Message]:
+    """Convert chat-log content (without the system prompt) to chat-completions messages.
+
+    With `agent_id`, only that agent's exchanges are kept: HA gives two agents one
+    conversation id (one device, two wake words), and another agent's turns, its
+    user's words included, must never reach our model.
+    """
+    if agent_id is not None:
+        content = _answered_by(content, agent_id)
     messages: list[Message] = []
     for item in content:
         if isinstance(item, conversation.UserContent):
@@ -79,6 +88,35 @@ def _as_text(value: Any) -> str:
         return str(value)
     except Exception:  # noqa: BLE001 - a broken __str__ must not break the history
         return repr(type(value))
+
+
+def _answered_by(
+    content: Sequence[conversation.Content], agent_id: str
+) -> list[conversation.Content]:
+    """The exchanges (a user message and what followed) that this agent answered.
+
+    An exchange with no answer from this agent is dropped whole; within a kept one,
+    another agent's content is left out.
+    """
+    exchanges: list[list[conversation.Content]] = []
+    for item in content:
+        if isinstance(item, conversation.UserContent) or not exchanges:
+            exchanges.append([])
+        exchanges[-1].append(item)
+    return [
+        item
+        for exchange in exchanges
+        if any(
+            isinstance(item, conversation.AssistantContent)
+            and item.agent_id == agent_id
+            for item in exchange
+        )
+        for item in exchange
+        if not isinstance(
+            item, conversation.AssistantContent | conversation.ToolResultContent
+        )
+        or item.agent_id == agent_id
+    ]
 
 
 def _drop_unanswered_tool_calls(messages: list[Message]) -> list[Message]:

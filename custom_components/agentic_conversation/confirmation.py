@@ -4,7 +4,9 @@ A `ConfirmationGate` lives for one turn. Every tool that acts asks it first, wit
 Home Assistant would finally do (`risk.Effect`s); a risky call is held, not run. The
 turn then asks the user; the held actions wait, per conversation, for the next
 utterance (at most `CONFIRM_SECONDS`). Only that utterance, judged by our code, runs
-them: through a gate that lets exactly those effects through.
+them: through a gate that lets exactly those effects through. The utterance must come
+from where the question went (the same device or satellite, the same user): words from
+anyone else in the conversation are a new turn, and the held actions keep waiting.
 """
 
 from collections.abc import Iterable
@@ -13,6 +15,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from homeassistant.components import conversation
 from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util import dt as dt_util
@@ -160,11 +163,30 @@ def gate_refuses(
     return any(risk_of(hass, effect, frozenset(ask_before)) for effect in effects)
 
 
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who was asked: the device and satellite the request came from, and the user."""
+
+    device_id: str | None
+    satellite_id: str | None
+    user_id: str | None
+
+    @classmethod
+    def of(cls, user_input: conversation.ConversationInput) -> Asker:
+        """The asker of a request."""
+        return cls(
+            user_input.device_id,
+            getattr(user_input, "satellite_id", None),
+            user_input.context.user_id,
+        )
+
+
 @dataclass(slots=True)
 class Pending:
     """The held actions of a conversation, waiting for the user's next words."""
 
     agent_id: str
+    asker: Asker
     actions: list[HeldAction]
     context: Context
     needs_pin: bool
@@ -178,10 +200,12 @@ class Pending:
         return dt_util.utcnow() >= self.expires
 
 
-DATA_PENDING: HassKey[dict[str, Pending]] = HassKey(f"{DOMAIN}_pending")
+# Keyed by conversation id and asker: two askers in one conversation wait apart.
+type _Key = tuple[str, Asker]
+DATA_PENDING: HassKey[dict[_Key, Pending]] = HassKey(f"{DOMAIN}_pending")
 
 
-def _store(hass: HomeAssistant) -> dict[str, Pending]:
+def _store(hass: HomeAssistant) -> dict[_Key, Pending]:
     return hass.data.setdefault(DATA_PENDING, {})
 
 
@@ -194,9 +218,11 @@ def async_hold(
     context: Context,
     *,
     pin: str | None,
+    asker: Asker,
 ) -> Pending:
-    """Keep a turn's held actions for the conversation's next utterance."""
-    async_drop(hass, conversation_id, Outcome.REFUSED)  # a new question replaces one
+    """Keep a turn's held actions for the asker's next utterance in the conversation."""
+    key = (conversation_id, asker)
+    _drop(hass, key, Outcome.REFUSED)  # a new question replaces the asker's last one
     # Expired ones stay a while, so a late "yes" hears that it expired.
     stale = dt_util.utcnow() - timedelta(seconds=_KEEP_EXPIRED_SECONDS)
     for other, old in list(_store(hass).items()):
@@ -207,6 +233,7 @@ def async_hold(
     )
     pending = Pending(
         agent_id=agent_id,
+        asker=asker,
         actions=actions,
         context=context,
         needs_pin=needs_pin,
@@ -216,28 +243,39 @@ def async_hold(
     @callback
     def _expire(_now: datetime) -> None:
         pending.cancel_timer = None
-        if _store(hass).get(conversation_id) is pending:
+        if _store(hass).get(key) is pending:
             pending.expiry_reported = True
             fire_events(hass, conversation_id, pending, Outcome.EXPIRED)
 
     pending.cancel_timer = async_call_later(hass, CONFIRM_SECONDS, _expire)
-    _store(hass)[conversation_id] = pending
+    _store(hass)[key] = pending
     fire_events(hass, conversation_id, pending, Outcome.HELD)
     return pending
 
 
 @callback
 def async_take(
-    hass: HomeAssistant, conversation_id: str, agent_id: str
+    hass: HomeAssistant, conversation_id: str, agent_id: str, asker: Asker
 ) -> Pending | None:
-    """The actions waiting in a conversation for this agent, removed from the store.
+    """The actions this agent asked this asker about, removed from the store.
 
-    Expired ones are reported as such (the caller still gets them, to say so).
+    Expired ones are reported as such (the caller still gets them, to say so). Another
+    device's or user's words get nothing: what waits for the asker keeps waiting.
     """
-    pending = _store(hass).get(conversation_id)
+    key = (conversation_id, asker)
+    pending = _store(hass).get(key)
     if pending is None or pending.agent_id != agent_id:
+        if any(
+            other[0] == conversation_id and held.agent_id == agent_id
+            for other, held in _store(hass).items()
+        ):
+            LOGGER.info(
+                "Conversation %s: words from another device or user; what waits for "
+                "the one who was asked keeps waiting",
+                conversation_id,
+            )
         return None
-    del _store(hass)[conversation_id]
+    del _store(hass)[key]
     if pending.cancel_timer is not None:
         pending.cancel_timer()
         pending.cancel_timer = None
@@ -248,23 +286,23 @@ def async_take(
 
 
 @callback
-def async_drop(hass: HomeAssistant, conversation_id: str, outcome: Outcome) -> None:
-    """Forget a conversation's held actions, reporting why."""
-    pending = _store(hass).pop(conversation_id, None)
+def _drop(hass: HomeAssistant, key: _Key, outcome: Outcome) -> None:
+    """Forget an asker's held actions, reporting why."""
+    pending = _store(hass).pop(key, None)
     if pending is None:
         return
     if pending.cancel_timer is not None:
         pending.cancel_timer()
     if not pending.expiry_reported:
-        fire_events(hass, conversation_id, pending, outcome)
+        fire_events(hass, key[0], pending, outcome)
 
 
 @callback
 def async_drop_agent(hass: HomeAssistant, agent_id: str) -> None:
     """Forget an agent's held actions (it is being removed or reloaded)."""
-    for conversation_id, pending in list(_store(hass).items()):
+    for key, pending in list(_store(hass).items()):
         if pending.agent_id == agent_id:
-            async_drop(hass, conversation_id, Outcome.EXPIRED)
+            _drop(hass, key, Outcome.EXPIRED)
 
 
 @callback

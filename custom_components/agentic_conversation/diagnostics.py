@@ -8,7 +8,7 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 
 from .const import CONF_BASE_URL, CONF_CONFIRM_PIN
-from .redact import redact_url
+from .redact import redactor
 from .runtime import AgenticConfigEntry
 
 TO_REDACT = {CONF_API_KEY, CONF_PROMPT, CONF_CONFIRM_PIN}
@@ -19,10 +19,11 @@ async def async_get_config_entry_diagnostics(
 ) -> dict[str, Any]:
     """What support needs to know about a connection."""
     runtime = getattr(entry, "runtime_data", None)
-    data = {**entry.data, CONF_BASE_URL: redact_url(entry.data[CONF_BASE_URL])}
+    redact = redactor(entry.data)
+    data = {**entry.data, CONF_BASE_URL: redact(entry.data[CONF_BASE_URL])}
     return {
         "entry": async_redact_data(
-            {"title": redact_url(entry.title), "data": data, "state": entry.state},
+            {"title": redact(entry.title), "data": data, "state": entry.state},
             TO_REDACT,
         ),
         "models": list(runtime.models) if runtime is not None else None,
@@ -34,8 +35,8 @@ async def async_get_config_entry_diagnostics(
         "routes": {
             subentry_id: {
                 "route": state.route.value,
-                "reason": redact_url(state.reason or ""),
-                "last_error": redact_url(state.last_error or ""),
+                "reason": redact(state.reason or ""),
+                "last_error": redact(state.last_error or ""),
                 "breaker_open": state.breaker.is_open,
                 "calls_as_text": state.calls_as_text,
             }

@@ -1,22 +1,22 @@
-"""Credentials a base URL may carry, kept out of titles, logs and diagnostics."""
+"""A connection's secrets, kept out of titles, logs, diagnostics and the UI.
 
-import re
+`redactor(entry_data)` knows the entry's API key and base URL credentials and removes
+them (and any URL credentials) from a text; `redact_url` only the URL credentials.
+"""
 
-REDACTED = "***"
+from collections.abc import Mapping
+from typing import Any
 
-# "user:password@" after the scheme (up to the last "@" before the path).
-_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@")
-# The value of key=, api_key=, apikey=, token=, access_token= in a query string.
-_SECRET_PARAM = re.compile(
-    r"([?&;](?:api[_-]?key|key|(?:access[_-]?)?token)=)[^&#;\s]*", re.IGNORECASE
-)
+from homeassistant.const import CONF_API_KEY
+
+from .agent.credentials import REDACTED, Redactor, redact_url
+from .const import CONF_BASE_URL
+
+__all__ = ["REDACTED", "Redactor", "redact_url", "redactor"]
 
 
-def redact_url(text: str) -> str:
-    """A URL, or a message holding URLs, with their credentials replaced by ***.
-
-    >>> redact_url("https://user:pass@host/v1?key=abc&x=1")
-    'https://***@host/v1?key=***&x=1'
-    """
-    text = _USERINFO.sub(rf"\1{REDACTED}@", text)
-    return _SECRET_PARAM.sub(rf"\1{REDACTED}", text)
+def redactor(entry_data: Mapping[str, Any]) -> Redactor:
+    """The redactor for a connection entry's secrets."""
+    return Redactor.for_connection(
+        str(entry_data.get(CONF_BASE_URL) or ""), entry_data.get(CONF_API_KEY)
+    )

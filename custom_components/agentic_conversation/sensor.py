@@ -10,7 +10,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import Route, RouteState
 from .agents import agent_device_info, agent_subentries
-from .redact import redact_url
+from .redact import Redactor, redactor
 from .runtime import AgenticConfigEntry
 
 # Updated when a route reports; nothing is polled.
@@ -26,7 +26,8 @@ async def async_setup_entry(
     for subentry in agent_subentries(entry):
         state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
         async_add_entities(
-            [RouteSensor(subentry, state)], config_subentry_id=subentry.subentry_id
+            [RouteSensor(subentry, state, redactor(entry.data))],
+            config_subentry_id=subentry.subentry_id,
         )
 
 
@@ -40,9 +41,12 @@ class RouteSensor(SensorEntity):
     _attr_entity_category = EntityCategory.DIAGNOSTIC
     _attr_should_poll = False
 
-    def __init__(self, subentry: ConfigSubentry, state: RouteState) -> None:
-        """Show the route of one agent."""
+    def __init__(
+        self, subentry: ConfigSubentry, state: RouteState, redact: Redactor
+    ) -> None:
+        """Show the route of one agent, without the connection's secrets."""
         self._state = state
+        self._redact = redact
         self._attr_unique_id = f"{subentry.subentry_id}-route"
         self._attr_device_info = agent_device_info(subentry)
 
@@ -60,13 +64,12 @@ class RouteSensor(SensorEntity):
     def extra_state_attributes(self) -> dict[str, Any]:
         """The last error, why the primary did not answer last, how it calls tools."""
         return {
-            "last_error": _shown(self._state.last_error),
-            "reason": _shown(self._state.reason),
+            "last_error": self._shown(self._state.last_error),
+            "reason": self._shown(self._state.reason),
             # The server passes tool calls through as text: its parser is not set up.
             "calls_as_text": self._state.calls_as_text,
         }
 
-
-def _shown(text: str | None) -> str | None:
-    """Errors may name the server's URL: without credentials in the UI."""
-    return None if text is None else redact_url(text)
+    def _shown(self, text: str | None) -> str | None:
+        """Errors may name the server's URL or echo its key: not in the UI."""
+        return None if text is None else self._redact(text)

@@ -656,3 +656,28 @@ async def test_legacy_httpx_client(fake_llm: FakeLLM) -> None:
         assert not http_client.is_closed
     finally:
         await http_client.aclose()
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
+async def test_url_credentials_as_basic_header_and_echoed_secrets_scrubbed(
+    fake_llm: FakeLLM, stream: bool
+) -> None:
+    """User info goes as a Basic header; echoed secrets never leave the provider."""
+    base_url = fake_llm.base_url.replace("http://", "http://bob:s%3Acret@", 1)
+    provider = OpenAICompatibleProvider(
+        base_url=base_url, api_key="sk-abc123", model=MODEL, stream=stream
+    )
+    echo = "key sk-abc123, password s:cret (s%3Acret), header Basic Ym9iOnM6Y3JldA=="
+    fake_llm.script([Reply.error(400, echo)])
+
+    with pytest.raises(LLMBadRequestError) as caught:
+        await provider.complete(
+            [{"role": "user", "content": "hi"}], [], on_delta=Deltas()
+        )
+
+    assert str(caught.value) == (
+        "HTTP 400: key ***, password *** (***), header Basic ***"
+    )
+    assert fake_llm.headers[-1]["Authorization"] == "Basic Ym9iOnM6Y3JldA=="
+    assert provider.client.base_url == f"{fake_llm.base_url}/"
+    await provider.close()

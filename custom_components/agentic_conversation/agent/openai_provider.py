@@ -15,7 +15,8 @@ import httpx2
 import openai
 
 from .context_size import async_context_size
-from .errors import LLMConnectionError, LLMFirstTokenTimeoutError
+from .credentials import Redactor, split_credentials
+from .errors import LLMConnectionError, LLMError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion
@@ -98,6 +99,8 @@ class OpenAICompatibleProvider:
         """
         self._base_url = base_url
         self._api_key = api_key or NO_API_KEY
+        # A server's error may echo the key or the URL's password: never passed on.
+        self._redact = Redactor.for_connection(base_url, api_key)
         self._model = model
         self._temperature = temperature
         # Options saved from a UI number field may still be floats.
@@ -139,9 +142,12 @@ class OpenAICompatibleProvider:
         if self._given_client is not None:
             client = self._given_client.with_options(max_retries=self._max_retries)
         else:
+            # URL credentials go as a header: the HTTP client logs request URLs.
+            base_url, headers = split_credentials(self._base_url)
             client = openai.AsyncOpenAI(
-                base_url=self._base_url,
+                base_url=base_url,
                 api_key=self._api_key,
+                default_headers=headers or None,
                 max_retries=self._max_retries,
                 timeout=self._timeout,
                 # The SDK accepts a legacy httpx client but is typed for httpx2's.
@@ -152,6 +158,15 @@ class OpenAICompatibleProvider:
         client.platform_headers()
         _ = client.chat.completions, client.models
         return client
+
+    def _classify(self, err: Exception) -> LLMError:
+        """The `LLMError` for an SDK error, without this connection's secrets."""
+        return self._scrubbed(classify(err))
+
+    def _scrubbed[E: LLMError](self, error: E) -> E:
+        """The error with its message redacted (it is logged, traced and shown)."""
+        error.args = (self._redact(str(error)), *error.args[1:])
+        return error
 
     async def close(self) -> None:
         """Close the client, unless its connections belong to someone else."""
@@ -170,7 +185,7 @@ class OpenAICompatibleProvider:
         try:
             page = await self._client.models.list(timeout=self._timeout)
         except SDK_ERRORS as err:
-            raise classify(err) from err
+            raise self._classify(err) from err
         # Some servers list entries without an id; they cannot be chosen anyway.
         ids = (getattr(model, "id", None) for model in page.data)
         return [model_id for model_id in ids if isinstance(model_id, str) and model_id]
@@ -257,7 +272,7 @@ class OpenAICompatibleProvider:
                     completion = await self._client.chat.completions.create(**request)
                     response = parse_completion(completion)
                 except SDK_ERRORS as err:
-                    raise classify(err) from err
+                    raise self._classify(err) from err
                 response = with_text_calls(response, tools) or response
         except TimeoutError as err:
             if not timer.expired():
@@ -281,7 +296,7 @@ class OpenAICompatibleProvider:
         try:
             stream = await self._client.chat.completions.create(**request, stream=True)
         except SDK_ERRORS as err:
-            raise classify(err) from err
+            raise self._classify(err) from err
         assembler = StreamAssembler(on_tool_call)
         # A call written as text must not be spoken before it is recognised.
         held = HeldText() if tools else None
@@ -294,11 +309,11 @@ class OpenAICompatibleProvider:
                 except StopAsyncIteration:
                     break
                 except SDK_ERRORS as err:
-                    error = classify(err)
+                    error = self._classify(err)
                     if started and type(error) is LLMConnectionError:
                         # Reached, then lost mid-answer: not "unreachable".
                         broken, cause = stream_broken(err)
-                        raise broken from cause
+                        raise self._scrubbed(broken) from cause
                     raise error from err
                 if not started:
                     timer.reschedule(None)

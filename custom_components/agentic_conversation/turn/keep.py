@@ -34,7 +34,10 @@ def find_history(turn: TurnContext) -> Kept:
     start = len(chat_log.content) - 1  # this turn's user message
     if kept:
         return Kept(kept[1].messages, start, kept[0])
-    return Kept(content_to_messages(chat_log.content[1:start]), start, None)
+    # Only this agent's exchanges: another agent may share the conversation id.
+    return Kept(
+        content_to_messages(chat_log.content[1:start], turn.agent_id), start, None
+    )
 
 
 def keep_history(turn: TurnContext, kept: Kept) -> None:

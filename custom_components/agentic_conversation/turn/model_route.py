@@ -33,7 +33,7 @@ from ..agent import (
     ToolCallsRequested,
 )
 from ..chat_history import trim_to_budget
-from ..confirmation import asks, async_hold
+from ..confirmation import Asker, asks, async_hold
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -274,6 +274,7 @@ async def _finish(
             actions,
             record.user_input.context,
             pin=record.pin,
+            asker=Asker.of(record.user_input),
         )
         record.asked = True
         record.spoken = await async_render_question(

@@ -17,7 +17,15 @@ from homeassistant.util.ulid import ulid_now
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
 from ..answers import Answer, classify, pin_matches, spoken_digits
-from ..confirmation import HeldAction, Outcome, Pending, asks, async_take, fire_events
+from ..confirmation import (
+    Asker,
+    HeldAction,
+    Outcome,
+    Pending,
+    asks,
+    async_take,
+    fire_events,
+)
 from ..done_actions import Action, actions_done
 from ..replies import async_phrase, async_render_done
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types
@@ -62,7 +70,13 @@ class Held:
 
 def take_held(turn: TurnContext, pin: str | None) -> Held | None:
     """The actions this conversation holds for the agent, judged by our code alone."""
-    pending = async_take(turn.hass, turn.chat_log.conversation_id, turn.agent_id)
+    # Only the asker's words settle it: the same device and user as the question.
+    pending = async_take(
+        turn.hass,
+        turn.chat_log.conversation_id,
+        turn.agent_id,
+        Asker.of(turn.user_input),
+    )
     if pending is None:
         return None
     text, language = turn.user_input.text, turn.user_input.language
