@@ -55,7 +55,9 @@ class LocalOutcome:
         )
 
 
-type IntentGuard = Callable[[str, dict[str, Any]], Awaitable[intent.IntentResponse | None]]
+type IntentGuard = Callable[
+    [str, dict[str, Any]], Awaitable[intent.IntentResponse | None]
+]
 
 # The guard of the turn asking; HA's own turns (no guard) run as they always do.
 _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
@@ -111,8 +113,8 @@ async def async_run_local_route(
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
-        speech = await async_phrase(hass, language, NEEDS_MODEL)
-        return LocalOutcome(LocalStatus.RISKY, speech, recognised, held)
+        refusal = await async_phrase(hass, language, NEEDS_MODEL)
+        return LocalOutcome(LocalStatus.RISKY, refusal, recognised, held)
     if response is None:
         return LocalOutcome(LocalStatus.NO_MATCH, None, recognised, held)
     speech = response.speech.get("plain", {}).get("speech")
@@ -144,7 +146,9 @@ async def async_default_agent_response(
     if agent is None:
         return None
     _install_guard(agent)
-    if (trigger := await agent.async_recognize_sentence_trigger(user_input)) is not None:
+    if (
+        trigger := await agent.async_recognize_sentence_trigger(user_input)
+    ) is not None:
         said: str = await agent._handle_trigger_result(trigger, user_input, chat_log)  # noqa: SLF001
         response = intent.IntentResponse(
             language=user_input.language or hass.config.language
@@ -174,5 +178,5 @@ def _install_guard(agent: Any) -> None:
             return refused
         return await execute(intent_name, slots, *args, **kwargs)  # type: ignore[no-any-return]
 
-    guarded._agentic_guarded = True  # type: ignore[attr-defined]
+    guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
     agent._async_execute_intent = guarded  # noqa: SLF001

@@ -9,9 +9,11 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import area_registry as ar
-from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers import floor_registry as fr
+from homeassistant.helpers import (
+    area_registry as ar,
+    entity_registry as er,
+    floor_registry as fr,
+)
 from homeassistant.setup import async_setup_component
 
 # entity id -> (name, area id)
@@ -53,10 +55,7 @@ async def async_build_home(hass: HomeAssistant) -> None:
     assert await async_setup_component(
         hass,
         "input_boolean",
-        {
-            "input_boolean": {key: {} for key in booleans}
-            | {"door": {"initial": True}}
-        },
+        {"input_boolean": {key: {} for key in booleans} | {"door": {"initial": True}}},
     )
     door = {"entity_id": "input_boolean.door"}
     curtains = {"entity_id": "input_boolean.curtains"}
@@ -112,7 +111,9 @@ async def async_build_home(hass: HomeAssistant) -> None:
     assert await async_setup_component(hass, "conversation", {})
     await hass.async_block_till_done()
     floors, areas = fr.async_get(hass), ar.async_get(hass)
-    floor_ids = {key: floors.async_create(name).floor_id for key, name in FLOORS.items()}
+    floor_ids = {
+        key: floors.async_create(name).floor_id for key, name in FLOORS.items()
+    }
     area_ids = {
         key: areas.async_create(name, floor_id=floor_ids[floor]).id
         for key, (name, floor) in AREAS.items()

@@ -1,0 +1,82 @@
+"""What the local route tells a caller: recognised intents, risky ones, how it ended."""
+
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
+
+from custom_components.agentic_conversation.basic_assistant import (
+    LocalOutcome,
+    LocalStatus,
+    async_run_local_route,
+)
+from tests.across_releases import open_chat_session
+
+from .home import async_build_home, states
+
+
+async def _run(hass: HomeAssistant, text: str, ask_before: list[str]) -> LocalOutcome:
+    context = Context()
+    user_input = conversation.ConversationInput(
+        text=text,
+        context=context,
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id="conversation.agent",
+    )
+    with (
+        open_chat_session(hass, context) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        return await async_run_local_route(hass, user_input, chat_log, ask_before)
+
+
+async def test_an_entity_on_the_ask_before_list_is_held(ha_core: HomeAssistant) -> None:
+    """The agent's "ask before" list makes a plain switch risky: it stays off."""
+    await async_build_home(ha_core)
+
+    outcome = await _run(ha_core, "turn on the coffee maker", ["switch.coffee_maker"])
+
+    assert (outcome.status, outcome.intents, outcome.risky) == (
+        LocalStatus.RISKY,
+        ["HassTurnOn"],
+        ["HassTurnOn"],
+    )
+    assert outcome.answered
+    assert states(ha_core)["switch.coffee_maker"] == "off"
+
+
+async def test_words_it_does_not_understand_go_to_the_model(
+    ha_core: HomeAssistant,
+) -> None:
+    """No match: nothing recognised, nothing answered, nothing changed."""
+    await async_build_home(ha_core)
+    before = states(ha_core)
+
+    outcome = await _run(ha_core, "tell me a joke about lamps", [])
+
+    assert (outcome.status, outcome.intents, outcome.answered) == (
+        LocalStatus.NO_MATCH,
+        [],
+        False,
+    )
+    assert states(ha_core) == before
+
+
+async def test_a_compound_command_stops_at_its_risky_part(
+    ha_core: HomeAssistant,
+) -> None:
+    """The lamp before the risky unlock is switched; the door stays locked."""
+    await async_build_home(ha_core)
+
+    outcome = await _run(
+        ha_core, "turn on the desk lamp and then unlock the front door", []
+    )
+
+    assert (outcome.status, len(outcome.intents), len(outcome.risky)) == (
+        LocalStatus.RISKY,
+        2,
+        1,
+    )
+    assert states(ha_core)["lock.front_door"] == "locked"
+    assert states(ha_core)["light.desk_lamp"] == "on"
