@@ -64,7 +64,7 @@ TABLE = [
     Row("turn on the ceiling fan", "Turned on the fan", {"fan.ceiling_fan": ON}, (("HassTurnOn", {"name": "Ceiling fan"}),)),
     Row("open the living room curtains", "Opening", {"cover.living_room_curtains": "open"}, (("HassTurnOn", {"name": "Living room curtains"}),)),
     Row("open the curtains in the living room", "Opening the curtains", {"cover.living_room_curtains": "open"}, (("HassTurnOn", {"name": "Living room curtains"}),)),
-    Row("is the front door locked", "Yes", {}, (("HassGetState", {"name": "Front door"}),)),
+    Row("is the front door locked", "Yes", {}, (("GetLiveContext", {}),)),
     Row("unlock the front door", NEEDS_MODEL, {}, risky=True),
     Row("turn on the lights on the ground floor", "Turned on the lights", {"light.kitchen_ceiling": ON, "light.kitchen_spots": ON}, (("HassTurnOn", {"floor": "Ground floor", "domain": ["light"]}),)),
     Row("turn on the coffee maker and open the living room curtains", "Turned on the switch. Opening.", {"switch.coffee_maker": ON, "cover.living_room_curtains": "open"}, (("HassTurnOn", {"name": "Coffee maker"}), ("HassTurnOn", {"name": "Living room curtains"}))),
