@@ -55,11 +55,9 @@ async def test_words_it_does_not_understand_go_to_the_model(
 
     outcome = await _run(ha_core, "tell me a joke about lamps", [])
 
-    assert (outcome.status, outcome.intents, outcome.answered) == (
-        LocalStatus.NO_MATCH,
-        [],
-        False,
-    )
+    # 2026.10 finds no sentence; 2026.11 reads "tell me <a name>" and finds no device.
+    assert outcome.status in (LocalStatus.NO_MATCH, LocalStatus.NO_TARGET)
+    assert (outcome.intents, outcome.answered) == ([], False)
     assert states(ha_core) == before
 
 
