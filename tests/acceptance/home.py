@@ -8,13 +8,19 @@ from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
     entity_registry as er,
     floor_registry as fr,
 )
 from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.basic_assistant import (
+    LocalOutcome,
+    async_run_local_route,
+)
+from tests.across_releases import open_chat_session
 
 # entity id -> (name, area id)
 PLACES: dict[str, tuple[str, str]] = {
@@ -132,3 +138,24 @@ def states(hass: HomeAssistant) -> dict[str, str]:
         for entity_id in PLACES
         if (state := hass.states.get(entity_id)) is not None
     }
+
+
+async def async_run_local(
+    hass: HomeAssistant, text: str, ask_before: list[str]
+) -> LocalOutcome:
+    """The local route's outcome for these words, in a fresh chat log."""
+    context = Context()
+    user_input = conversation.ConversationInput(
+        text=text,
+        context=context,
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id="conversation.agent",
+    )
+    with (
+        open_chat_session(hass, context) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        return await async_run_local_route(hass, user_input, chat_log, ask_before)

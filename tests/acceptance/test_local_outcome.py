@@ -1,41 +1,19 @@
 """What the local route tells a caller: recognised intents, risky ones, how it ended."""
 
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 
-from custom_components.agentic_conversation.basic_assistant import (
-    LocalOutcome,
-    LocalStatus,
-    async_run_local_route,
-)
-from tests.across_releases import open_chat_session
+from custom_components.agentic_conversation.basic_assistant import LocalStatus
 
-from .home import async_build_home, states
-
-
-async def _run(hass: HomeAssistant, text: str, ask_before: list[str]) -> LocalOutcome:
-    context = Context()
-    user_input = conversation.ConversationInput(
-        text=text,
-        context=context,
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id="conversation.agent",
-    )
-    with (
-        open_chat_session(hass, context) as session,
-        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
-    ):
-        return await async_run_local_route(hass, user_input, chat_log, ask_before)
+from .home import async_build_home, async_run_local, states
 
 
 async def test_an_entity_on_the_ask_before_list_is_held(ha_core: HomeAssistant) -> None:
     """The agent's "ask before" list makes a plain switch risky: it stays off."""
     await async_build_home(ha_core)
 
-    outcome = await _run(ha_core, "turn on the coffee maker", ["switch.coffee_maker"])
+    outcome = await async_run_local(
+        ha_core, "turn on the coffee maker", ["switch.coffee_maker"]
+    )
 
     assert (outcome.status, outcome.intents, outcome.risky) == (
         LocalStatus.RISKY,
@@ -53,7 +31,7 @@ async def test_words_it_does_not_understand_go_to_the_model(
     await async_build_home(ha_core)
     before = states(ha_core)
 
-    outcome = await _run(ha_core, "tell me a joke about lamps", [])
+    outcome = await async_run_local(ha_core, "tell me a joke about lamps", [])
 
     # 2026.10 finds no sentence; 2026.11 reads "tell me <a name>" and finds no device.
     assert outcome.status in (LocalStatus.NO_MATCH, LocalStatus.NO_TARGET)
@@ -67,7 +45,7 @@ async def test_a_compound_command_stops_at_its_risky_part(
     """The lamp before the risky unlock is switched; the door stays locked."""
     await async_build_home(ha_core)
 
-    outcome = await _run(
+    outcome = await async_run_local(
         ha_core, "turn on the desk lamp and then unlock the front door", []
     )
 

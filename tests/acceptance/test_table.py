@@ -20,18 +20,15 @@ from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.agentic_conversation.basic_assistant import (
-    async_ask_basic_assistant,
-)
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
     DOMAIN,
 )
-from tests.across_releases import offered_name, open_chat_session
+from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
-from .home import async_build_home, states
+from .home import async_build_home, async_run_local, states
 
 LOCAL_PREFACE = "The AI service isn't available, so I used the basic assistant: "
 NEEDS_MODEL = (
@@ -129,22 +126,8 @@ async def _chat_only(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
 
 async def _local_route(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
     """The chat-only route's engine, asked directly (see `_chat_only`)."""
-    context = Context()
-    user_input = conversation.ConversationInput(
-        text=row.text,
-        context=context,
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id="conversation.agent",
-    )
-    with (
-        open_chat_session(hass, context) as session,
-        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
-    ):
-        said = await async_ask_basic_assistant(hass, user_input, chat_log, ())
-    return str(said)
+    outcome = await async_run_local(hass, row.text, [])
+    return str(outcome.speech if outcome.answered else None)
 
 
 async def _tool_calling(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
