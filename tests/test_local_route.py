@@ -207,7 +207,7 @@ async def test_nothing_is_done_twice(home: HomeAssistant, fake_llm: FakeLLM) -> 
 async def test_a_risky_command_is_never_run_by_the_basic_assistant(
     home: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """LLM down and "unlock the front door": it stays locked; the failure is told."""
+    """LLM down and "unlock the front door": it stays locked; the user hears why."""
     hass = home
     agent = await _agent(hass, fake_llm.base_url)
     fake_llm.script([Reply.error(500)] * 2)
@@ -216,7 +216,8 @@ async def test_a_risky_command_is_never_run_by_the_basic_assistant(
 
     assert _state(hass, LOCK) == "locked"
     assert _speech(result) == (
-        "The AI service had a problem answering. Please try again later."
+        "The AI service isn't available, so I used the basic assistant: That needs "
+        "the AI service, which isn't available right now, so I didn't do it."
     )
 
 

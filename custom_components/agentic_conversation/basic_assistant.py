@@ -1,21 +1,66 @@
 """Home Assistant's own agent as a route: when no LLM answers, or cannot act.
 
-Sentence triggers and HA's built-in intents (strict matching on exposed entities)
-work offline, so "turn on the porch light" still turns it on. A command that would be
-a risky action (unlocking, opening the garage…) is never run this way: the
-confirmation the agent asks for needs the agent.
+The full recognition of HA's default agent — sentence triggers, fuzzy matching, the
+gazetteer's names and compound commands ("turn on X and then turn off Y"), the
+satellite's area, the user's language — runs offline, so "turn on the porch light"
+still turns it on. Each intent it recognises passes our risk filter first: a risky one
+(unlocking, opening the garage…) is never run this way, and the user hears that it
+needs the model.
 """
 
-from collections.abc import Iterable
-
-from hassil.recognize import RecognizeResult
+from collections.abc import Awaitable, Callable, Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
+from .replies import async_phrase
 from .risk import intent_effects, risk_of
+
+NEEDS_MODEL = "local_needs_model"
+
+
+class LocalStatus(StrEnum):
+    """How HA's own agent ended; a caller decides "answered" or "give to the model"."""
+
+    DONE = "done"  # an automation, an answer, or every intent ran
+    RISKY = "risky"  # at least one recognised intent needs the model: none of it ran
+    NO_MATCH = "no_match"  # no sentence matched
+    NO_TARGET = "no_target"  # an intent matched, its names or area did not (ambiguous)
+    FAILED = "failed"  # an intent matched and failed while it ran
+
+
+@dataclass
+class LocalOutcome:
+    """What HA's own agent recognised, did and said."""
+
+    status: LocalStatus
+    speech: str | None = None
+    intents: list[str] = field(default_factory=list)  # every one recognised, in order
+    risky: list[str] = field(default_factory=list)  # those held back
+
+    @property
+    def answered(self) -> bool:
+        """Whether the user has heard something worth ending the turn with."""
+        return self.speech is not None and self.status in (
+            LocalStatus.DONE,
+            LocalStatus.RISKY,
+            LocalStatus.FAILED,
+        )
+
+
+type IntentGuard = Callable[
+    [str, dict[str, Any]], Awaitable[intent.IntentResponse | None]
+]
+
+# The guard of the turn asking; HA's own turns (no guard) run as they always do.
+_GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
 
 
 async def async_ask_basic_assistant(
@@ -25,38 +70,113 @@ async def async_ask_basic_assistant(
     ask_before: Iterable[str],
 ) -> str | None:
     """What HA's built-in agent says to these words; None if it did not understand."""
+    outcome = await async_run_local_route(hass, user_input, chat_log, ask_before)
+    return outcome.speech if outcome.answered else None
+
+
+async def async_run_local_route(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    ask_before: Iterable[str],
+) -> LocalOutcome:
+    """Let HA's default agent recognise and run the words, each intent risk-checked."""
     asked_before = frozenset(ask_before)
     llm_context = user_input.as_llm_context(DOMAIN)
+    language = user_input.language or hass.config.language
+    recognised: list[str] = []
+    held: list[str] = []
 
-    def risky(result: RecognizeResult) -> bool:
-        arguments = {name: slot.value for name, slot in result.entities.items()}
-        effects = intent_effects(hass, result.intent.name, arguments, llm_context)
-        if any(risk_of(hass, effect, asked_before) for effect in effects):
-            LOGGER.info(
-                "Not letting the basic assistant run %s: it needs a confirmation",
-                result.intent.name,
-            )
-            return True
-        return False
-
-    try:
-        if (
-            said := await conversation.async_handle_sentence_triggers(
-                hass, user_input, chat_log
-            )
-        ) is not None:
-            return said
-        response = await conversation.async_handle_intents(
-            hass, user_input, chat_log, intent_filter=risky
+    async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
+        recognised.append(name)
+        arguments = {slot: value.get("value") for slot, value in slots.items()}
+        effects = intent_effects(hass, name, arguments, llm_context)
+        if not any(risk_of(hass, effect, asked_before) for effect in effects):
+            return None
+        LOGGER.info("Not letting the basic assistant run %s: it needs the model", name)
+        held.append(name)
+        refused = intent.IntentResponse(language=language)
+        refused.async_set_error(
+            intent.IntentResponseErrorCode.FAILED_TO_HANDLE,
+            await async_phrase(hass, language, NEEDS_MODEL),
         )
+        return refused
+
+    token = _GUARD.set(guard)
+    try:
+        response = await async_default_agent_response(hass, user_input, chat_log)
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
-        return None
+        return LocalOutcome(LocalStatus.FAILED, None, recognised, held)
+    finally:
+        _GUARD.reset(token)
+    if held:
+        # The default agent stops a compound command at its first refused intent:
+        # what came before it ran, nothing after it did; the user hears what is missing.
+        refusal = await async_phrase(hass, language, NEEDS_MODEL)
+        return LocalOutcome(LocalStatus.RISKY, refusal, recognised, held)
     if response is None:
-        return None
+        return LocalOutcome(LocalStatus.NO_MATCH, None, recognised, held)
     speech = response.speech.get("plain", {}).get("speech")
-    if not isinstance(speech, str) or not speech.strip():
+    text = speech.strip() if isinstance(speech, str) and speech.strip() else None
+    if response.response_type is not intent.IntentResponseType.ERROR:
+        return LocalOutcome(LocalStatus.DONE, text, recognised, held)
+    LOGGER.info("The basic assistant answered with an error: %s", text)
+    status = {
+        intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,
+        intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
+    }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
+    return LocalOutcome(status, text, recognised, held)
+
+
+async def async_default_agent_response(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+) -> intent.IntentResponse | None:
+    """The default agent's own handling of a message, minus its final chat-log entry.
+
+    PRIVATE API: HA offers only strict matching publicly (`async_handle_intents`); its
+    fuzzy matching, gazetteer fallback and multi-intent handling live in private
+    methods of `DefaultAgent`. Every use of them is here, mirroring
+    `DefaultAgent._async_handle_message` (2026.10/2026.11);
+    tests/test_local_route_private_api.py fails loudly if they change.
+    """
+    agent: Any = get_agent_manager(hass).default_agent
+    if agent is None:
         return None
-    if response.response_type is intent.IntentResponseType.ERROR:
-        LOGGER.info("The basic assistant answered with an error: %s", speech)
-    return speech.strip()
+    _install_guard(agent)
+    if (
+        trigger := await agent.async_recognize_sentence_trigger(user_input)
+    ) is not None:
+        said: str = await agent._handle_trigger_result(trigger, user_input, chat_log)  # noqa: SLF001
+        response = intent.IntentResponse(
+            language=user_input.language or hass.config.language
+        )
+        response.async_set_speech(said)
+        return response
+    result = await agent.async_recognize_intent(user_input)
+    if result is None or result.unmatched_entities:
+        gazetteer = await agent._async_gazetteer_fallback(result, user_input, chat_log)  # noqa: SLF001
+        if gazetteer is not None:
+            return gazetteer  # type: ignore[no-any-return]
+    return await agent._async_process_intent_result(result, user_input, chat_log)  # type: ignore[no-any-return]  # noqa: SLF001
+
+
+def _install_guard(agent: Any) -> None:
+    """Put our guard in front of every intent the default agent executes (once)."""
+    execute = agent._async_execute_intent  # noqa: SLF001
+    if getattr(execute, "_agentic_guarded", False):
+        return
+
+    async def guarded(
+        intent_name: str, slots: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> intent.IntentResponse:
+        if (guard := _GUARD.get()) is not None and (
+            refused := await guard(intent_name, slots)
+        ) is not None:
+            return refused
+        return await execute(intent_name, slots, *args, **kwargs)  # type: ignore[no-any-return]
+
+    guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
+    agent._async_execute_intent = guarded  # noqa: SLF001

@@ -1,0 +1,35 @@
+"""HA's private default-agent pieces the local route relies on (basic_assistant.py).
+
+If Home Assistant renames or reshapes them, this fails loudly here rather than the
+local route failing quietly in a user's home.
+"""
+
+import inspect
+
+from homeassistant.components.conversation.default_agent import DefaultAgent
+
+
+def test_the_default_agent_still_has_what_the_local_route_uses() -> None:
+    """The names and leading parameters of every private method we call or wrap."""
+    expected = {
+        "async_recognize_sentence_trigger": ["self", "user_input"],
+        "_handle_trigger_result": ["self", "result", "user_input", "chat_log"],
+        "async_recognize_intent": ["self", "user_input"],
+        "_async_gazetteer_fallback": [
+            "self",
+            "hassil_result",
+            "user_input",
+            "chat_log",
+        ],
+        "_async_process_intent_result": ["self", "result", "user_input", "chat_log"],
+        "_async_execute_intent": ["self", "intent_name", "slots"],
+    }
+    found = {
+        name: list(inspect.signature(getattr(DefaultAgent, name)).parameters)[
+            : len(params)
+        ]
+        for name, params in expected.items()
+    }
+    assert found == expected
+    for name in expected:
+        assert inspect.iscoroutinefunction(getattr(DefaultAgent, name)), name
