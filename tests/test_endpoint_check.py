@@ -1,11 +1,17 @@
 """At setup each agent's endpoint is checked; tools ignored → a repair issue."""
 
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from datetime import timedelta
+
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_fire_time_changed,
+)
 
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir, llm
+from homeassistant.util import dt as dt_util
 
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
@@ -91,3 +97,26 @@ async def test_a_chat_only_agent_is_not_probed_for_tools(
     assert not [
         issue for (domain, issue) in ir.async_get(hass).issues if domain == DOMAIN
     ]
+
+
+async def test_a_probe_that_could_not_tell_is_tried_again(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A busy server at start-up: probed again later, and the answer then counts."""
+    hass = ha_core
+    fake_llm.probe_tool_reply = Reply.error(503)
+    entry = _entry(hass, fake_llm, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]})
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    subentry_id = next(iter(entry.subentries))
+    assert entry.runtime_data.capabilities[subentry_id].tools is None
+    issue_id = f"tools_unsupported_{subentry_id}"
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is None
+
+    # Later the server answers: the model ignores the tool, as SmolLM2 does.
+    fake_llm.probe_tool_reply = Reply.text("I cannot do that.")
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=31))
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert entry.runtime_data.capabilities[subentry_id].tools is False
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is not None

@@ -6,11 +6,13 @@ says so instead of leaving the user to guess.
 """
 
 from dataclasses import replace
+from datetime import datetime
 
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.event import async_call_later
 
 from .agent import OpenAICompatibleProvider, probe_endpoint
 from .agents import agent_subentries
@@ -27,6 +29,8 @@ from .runtime import AgenticConfigEntry
 
 ISSUE_PREFIX = "tools_unsupported_"
 PROBE_LIMIT = 20.0
+# Seconds before probing again when a probe could not tell whether tools work.
+RECHECK_AFTER = (30.0, 120.0, 600.0)
 
 
 def issue_id(subentry_id: str) -> str:
@@ -56,9 +60,16 @@ async def async_calls_tools(entry: AgenticConfigEntry, model: str) -> bool | Non
 
 
 async def async_check_agent(
-    hass: HomeAssistant, entry: AgenticConfigEntry, subentry: ConfigSubentry
+    hass: HomeAssistant,
+    entry: AgenticConfigEntry,
+    subentry: ConfigSubentry,
+    attempt: int = 0,
 ) -> None:
-    """Probe the agent's model on the server; record it; raise or clear the issue."""
+    """Probe the agent's model on the server; record it; raise or clear the issue.
+
+    A probe that could not tell (the server too busy to answer in time, a model still
+    loading) is tried again later, a few times.
+    """
     options = subentry.data
     wants_tools = bool(options.get(CONF_LLM_HASS_API))
     wants_stream = bool(options.get(CONF_STREAM, DEFAULT_STREAM))
@@ -99,6 +110,28 @@ async def async_check_agent(
         )
     elif found.tools is not None or not wants_tools:
         ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
+    if wants_tools and found.tools is None and attempt < len(RECHECK_AFTER):
+        _async_check_later(hass, entry, subentry, attempt + 1)
+
+
+@callback
+def _async_check_later(
+    hass: HomeAssistant,
+    entry: AgenticConfigEntry,
+    subentry: ConfigSubentry,
+    attempt: int,
+) -> None:
+    """Probe the agent again after a while (until the connection unloads)."""
+
+    @callback
+    def _fire(_now: datetime) -> None:
+        entry.async_create_background_task(
+            hass,
+            async_check_agent(hass, entry, subentry, attempt),
+            f"{DOMAIN} endpoint check {attempt + 1} for {subentry.title}",
+        )
+
+    entry.async_on_unload(async_call_later(hass, RECHECK_AFTER[attempt - 1], _fire))
 
 
 def async_start_checks(
