@@ -3,7 +3,9 @@
 (a) Agent overhead per turn with a zero-latency scripted server: our agent vs HA core's
     `llama_cpp` agent on the same server and hass, median of interleaved turns, ratio;
     a plain answer, and a turn of two tool rounds (Assist's GetLiveContext, then
-    GetDateTime) and an answer.
+    GetDateTime) and an answer; and as a new agent is set up (kept conversations and
+    memory on) with Assist plus our tools merged, three LLM calls of which two each
+    call one intent (HassTurnOn, then HassTurnOff on an exposed light).
 (b) Time from the server starting its streamed answer to the first text delta our
     entity hands to the chat log (what a streaming TTS waits for).
 (c) Request size — characters of system prompt + tool definitions sent to the LLM —
@@ -26,11 +28,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from homeassistant.components import conversation  # noqa: E402
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity  # noqa: E402
 from homeassistant.const import CONF_LLM_HASS_API  # noqa: E402
 from homeassistant.core import Context, HomeAssistant  # noqa: E402
 from homeassistant.helpers import llm  # noqa: E402
+from homeassistant.setup import async_setup_component  # noqa: E402
 
 from bench.harness import add_agent, expose_sensors, home_with_server, machine  # noqa: E402
+from custom_components.agentic_conversation.config_flow import default_agent_options  # noqa: E402
 from custom_components.agentic_conversation.const import (  # noqa: E402
     COMPACT_API_ID,
     CONF_CONTEXT_WINDOW,
@@ -38,7 +43,7 @@ from custom_components.agentic_conversation.const import (  # noqa: E402
     LLM_API_ID,
 )
 from tests.across_releases import open_chat_session  # noqa: E402
-from tests.fake_llm import FakeLLM, Reply  # noqa: E402
+from tests.fake_llm import MODEL, FakeLLM, Reply  # noqa: E402
 
 
 async def _turn(hass: HomeAssistant, agent: str, text: str = "hello") -> float:
@@ -51,31 +56,86 @@ async def _turn(hass: HomeAssistant, agent: str, text: str = "hello") -> float:
     return elapsed
 
 
+async def _porch_light(hass: HomeAssistant) -> None:
+    """An exposed light the intents switch (a template over an input_boolean)."""
+    flag = {"entity_id": "input_boolean.porch"}
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": {"porch": {}}}
+    )
+    assert await async_setup_component(
+        hass,
+        "template",
+        {
+            "template": [
+                {
+                    "light": [
+                        {
+                            "name": "Porch light",
+                            "state": "{{ is_state('input_boolean.porch', 'on') }}",
+                            "turn_on": {
+                                "action": "input_boolean.turn_on",
+                                "target": flag,
+                            },
+                            "turn_off": {
+                                "action": "input_boolean.turn_off",
+                                "target": flag,
+                            },
+                        }
+                    ]
+                }
+            ]
+        },
+    )
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, "light.porch_light", True)
+
+
 def _tool_name(api: llm.APIInstance, suffix: str) -> str:
     return next(tool.name for tool in api.tools if tool.name.endswith(suffix))
 
 
-async def overhead(turns: int, *, rounds: int = 0) -> dict[str, Any]:
-    """(a) Median ms per turn, ours vs llama_cpp, interleaved; `rounds` tool rounds."""
+async def overhead(
+    turns: int, *, rounds: int = 0, intents: bool = False
+) -> dict[str, Any]:
+    """(a) Median ms per turn, ours vs llama_cpp, interleaved; `rounds` tool rounds.
+
+    `intents`: a new agent's options (kept conversations, memory) with Assist and our
+    tools merged; the rounds switch an exposed light on, then off.
+    """
+    apis = [llm.LLM_API_ASSIST, LLM_API_ID] if intents else [llm.LLM_API_ASSIST]
     async with home_with_server() as (hass, server):
+        if intents:
+            await _porch_light(hass)
         ours = await add_agent(
-            hass, server, {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], CONF_STREAM: True}
+            hass,
+            server,
+            (default_agent_options([MODEL]) if intents else {})
+            | {CONF_LLM_HASS_API: apis, CONF_STREAM: True},
         )
         core = await add_agent(
             hass,
             server,
-            {CONF_LLM_HASS_API: [llm.LLM_API_ASSIST], "streaming": True},
+            {CONF_LLM_HASS_API: apis, "streaming": True},
             domain="llama_cpp",
         )
         api = await llm.async_get_api(
-            hass,
-            [llm.LLM_API_ASSIST],
-            llm.LLMContext("bench", None, "en", conversation.DOMAIN, None),
+            hass, apis, llm.LLMContext("bench", None, "en", conversation.DOMAIN, None)
         )
-        steps = [
-            Reply.tool_calls([(_tool_name(api, "GetLiveContext"), {})]),
-            Reply.tool_calls([(_tool_name(api, "GetDateTime"), {})]),
-        ][:rounds]
+        steps = (
+            [
+                Reply.tool_calls(
+                    [(_tool_name(api, "HassTurnOn"), {"name": "Porch light"})]
+                ),
+                Reply.tool_calls(
+                    [(_tool_name(api, "HassTurnOff"), {"name": "Porch light"})]
+                ),
+            ]
+            if intents
+            else [
+                Reply.tool_calls([(_tool_name(api, "GetLiveContext"), {})]),
+                Reply.tool_calls([(_tool_name(api, "GetDateTime"), {})]),
+            ]
+        )[:rounds]
         times: dict[str, list[float]] = {"ours": [], "llama_cpp": []}
         server.script([*steps, Reply.text("Done.")] * (2 * turns + 10))
         for _ in range(5):  # warm-up
@@ -89,6 +149,7 @@ async def overhead(turns: int, *, rounds: int = 0) -> dict[str, Any]:
     return {
         "turns": turns,
         "tool_rounds": rounds,
+        "intents_store_memory": intents,
         "ours_ms": round(medians["ours"], 2),
         "llama_cpp_ms": round(medians["llama_cpp"], 2),
         "ratio": round(medians["ours"] / medians["llama_cpp"], 2),
@@ -182,6 +243,9 @@ async def main() -> None:
     print(f"machine: {machine()}")
     print(f"(a) overhead per turn: {await overhead(args.turns)}")
     print(f"(a) overhead per turn: {await overhead(args.turns, rounds=2)}")
+    print(
+        f"(a) overhead per turn: {await overhead(args.turns, rounds=2, intents=True)}"
+    )
     print(f"(b) first token to first chat-log delta: {await first_delta(args.turns)}")
     for name, by_count in (await request_size()).items():
         print(f"(c) request size, {name}: {by_count}")
