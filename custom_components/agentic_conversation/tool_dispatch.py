@@ -168,36 +168,33 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
         ToolSpec(
             name=tool.name,
             description=tool.description or "",
-            parameters=_json_schema(tool.parameters, api.custom_serializer),
+            parameters=_json_schema(tool.parameters, api),
         )
         for tool in api.tools
     ]
 
 
-# HA builds every tool anew each turn, but from the same validator objects, and
-# converting a schema costs about 0.1 ms a tool: the result is kept, by those objects
-# (held, so that their ids stay theirs). Never mutated: it is only sent and measured.
-_SCHEMAS: dict[tuple[Any, ...], tuple[list[Any], dict[str, Any]]] = {}
+# HA builds every tool anew each turn (a merged API even its validators' markers), and
+# converting a schema costs about 0.4 ms a tool: the result is kept, by the API (whose
+# serializer converts selectors) and the schema's text, which names every marker and
+# validator and every choice (an area added changes it). Never mutated: it is only
+# sent and measured.
+_SCHEMAS: dict[tuple[Any, ...], dict[str, Any]] = {}
 _SCHEMAS_KEPT = 256
 
 
-def _json_schema(schema: probatio.Schema, serializer: Any) -> dict[str, Any]:
-    """`probatio.to_openapi` of a tool's parameters, converted once per validators."""
-    fields = schema.schema
-    if not isinstance(fields, dict):
-        return _to_openapi(schema, serializer)
-    key = (
-        id(serializer),
-        schema.extra,
-        schema.required,
-        *((id(marker), id(validator)) for marker, validator in fields.items()),
-    )
+def _json_schema(schema: probatio.Schema, api: llm.APIInstance) -> dict[str, Any]:
+    """`probatio.to_openapi` of a tool's parameters, converted once per schema text."""
+    try:
+        key = (api.api.id, schema.extra, schema.required, repr(schema.schema))
+    except Exception:  # noqa: BLE001 - a validator whose repr fails: just convert
+        return _to_openapi(schema, api.custom_serializer)
     if (kept := _SCHEMAS.get(key)) is not None:
-        return kept[1]
+        return kept
     if len(_SCHEMAS) >= _SCHEMAS_KEPT:
         _SCHEMAS.clear()
-    converted = _to_openapi(schema, serializer)
-    _SCHEMAS[key] = ([serializer, *fields.items()], converted)
+    converted = _to_openapi(schema, api.custom_serializer)
+    _SCHEMAS[key] = converted
     return converted
 
 

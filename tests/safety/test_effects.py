@@ -571,7 +571,7 @@ async def test_the_local_route_never_runs_them(
 ) -> None:
     """The LLM is down: Home Assistant's own agent may not run them either.
 
-    (Its strict matching, the local route's, knows no button names: not tried.)
+    (Its recognition, the local route's, refuses each one: our risk filter.)
     """
     hass = runnables
     agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: MERGED_APIS})
@@ -583,7 +583,8 @@ async def test_the_local_route_never_runs_them(
 
     assert _state(hass, LOCK) == "locked"
     assert _speech(result) == (
-        "The AI service had a problem answering. Please try again later."
+        "The AI service isn't available, so I used the basic assistant: That needs"
+        " the AI service, which isn't available right now, so I didn't do it."
     )
     assert "Not letting the basic assistant run HassTurnOn" in caplog.text
 
