@@ -351,6 +351,10 @@ def test_every_key_the_code_uses_exists(code: _Code) -> None:
     assert code.flow_aborts
     assert code.flow_aborts <= set(_section_keys("abort"))
     assert code.shown_steps <= set(_section_keys("step"))
+    # The flows live in the flows package: its forms are read too.
+    assert {"user", "reauth_confirm", "reconfigure", "new_agent", "set_options"} <= (
+        code.shown_steps
+    )
 
 
 def test_every_key_is_used(code: _Code) -> None:
