@@ -9,6 +9,7 @@ from homeassistant.config_entries import ConfigEntry
 from .agent import EndpointCapabilities, RouteState
 from .conversation_store import ConversationStore
 from .memory import HouseholdMemory
+from .usage.meter import UsageMeter
 
 
 @dataclass(slots=True)
@@ -27,6 +28,8 @@ class AgenticRuntimeData:
     """What each agent's model did when probed at setup, by subentry id."""
     routes: dict[str, RouteState] = field(default_factory=dict)
     """Who answers each agent (primary, fallback...), by subentry id."""
+    usage: dict[str, UsageMeter] = field(default_factory=dict)
+    """The token usage of each agent and AI task, by subentry id."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]

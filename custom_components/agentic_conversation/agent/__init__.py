@@ -33,7 +33,8 @@ from .events import (
 from .fallback_provider import FallbackProvider
 from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
-from .messages import Message
+from .messages import Message, UserContent
+from .metered_provider import MeteredProvider
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
@@ -47,6 +48,7 @@ from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
+from .usage import Usage, UsageCallback
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -75,6 +77,7 @@ __all__ = [
     "LoopLimits",
     "LoopResult",
     "Message",
+    "MeteredProvider",
     "OpenAICompatibleProvider",
     "RetryingProvider",
     "Route",
@@ -92,5 +95,8 @@ __all__ = [
     "ToolSpec",
     "ToolValidationError",
     "UnknownToolError",
+    "Usage",
+    "UsageCallback",
+    "UserContent",
     "probe_endpoint",
 ]

@@ -9,11 +9,13 @@ import json
 from typing import Any
 
 type Message = dict[str, Any]
+# What the user says: text, or content parts (text and images, OpenAI's format).
+type UserContent = str | list[dict[str, Any]]
 
 
-def user_message(text: str) -> Message:
+def user_message(content: UserContent) -> Message:
     """A user message."""
-    return {"role": "user", "content": text}
+    return {"role": "user", "content": content}
 
 
 def system_message(text: str) -> Message:

@@ -18,10 +18,11 @@ from .context_size import async_context_size
 from .errors import LLMConnectionError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
-from .openai_response import StreamAssembler, parse_completion
+from .openai_response import StreamAssembler, parse_completion, with_usage
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
+from .usage import rejects_stream_options
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ RESERVED_FIELDS = frozenset(
         "temperature",
         "max_tokens",
         "max_completion_tokens",
+        "response_format",
     }
 )
 
@@ -111,6 +113,8 @@ class OpenAICompatibleProvider:
         self._extra_body = dict(extra_body or {})
         self._extra_headers = dict(extra_headers or {})
         self._client: openai.AsyncOpenAI | None = None
+        # Streams ask for their usage until the server refuses stream_options.
+        self._stream_usage = True
         self._prepare_lock = asyncio.Lock()
 
     @property
@@ -197,6 +201,7 @@ class OpenAICompatibleProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Run one chat completion; see `LLMProvider.complete`.
 
@@ -225,6 +230,8 @@ class OpenAICompatibleProvider:
         for field in RESERVED_FIELDS:
             if field != "messages":
                 body.pop(field, None)
+        if response_format is not None:
+            body["response_format"] = dict(response_format)
         if self._extra_headers:
             request["extra_headers"] = self._extra_headers
         if tools:
@@ -250,9 +257,10 @@ class OpenAICompatibleProvider:
         try:
             async with timer:
                 if on_delta is not None and streamed:
-                    return await self._complete_streamed(
+                    response = await self._complete_streamed(
                         request, on_delta, on_tool_call, timer, tools
                     )
+                    return with_usage(response, messages)
                 try:
                     completion = await self._client.chat.completions.create(**request)
                     response = parse_completion(completion)
@@ -267,7 +275,7 @@ class OpenAICompatibleProvider:
             ) from err
         if on_delta is not None and response.text:
             await _call(on_delta, response.text)
-        return response
+        return with_usage(response, messages)
 
     async def _complete_streamed(
         self,
@@ -279,9 +287,21 @@ class OpenAICompatibleProvider:
     ) -> LLMResponse:
         assert self._client is not None
         try:
-            stream = await self._client.chat.completions.create(**request, stream=True)
+            stream = await self._client.chat.completions.create(
+                **request, stream=True, **self._usage_option()
+            )
         except SDK_ERRORS as err:
-            raise classify(err) from err
+            error = classify(err)
+            if not (self._stream_usage and rejects_stream_options(error)):
+                raise error from err
+            _LOGGER.info("%s refuses stream_options: usage is estimated", self._model)
+            self._stream_usage = False
+            try:
+                stream = await self._client.chat.completions.create(
+                    **request, stream=True
+                )
+            except SDK_ERRORS as again:
+                raise classify(again) from again
         assembler = StreamAssembler(on_tool_call)
         # A call written as text must not be spoken before it is recognised.
         held = HeldText() if tools else None
@@ -320,6 +340,11 @@ class OpenAICompatibleProvider:
             await _call(on_delta, rest)
         return response
 
+    def _usage_option(self) -> dict[str, Any]:
+        if not self._stream_usage:
+            return {}
+        return {"stream_options": {"include_usage": True}}
+
 
 def with_text_calls(
     response: LLMResponse, tools: Sequence[ToolSpec]
@@ -341,6 +366,7 @@ def with_text_calls(
         tool_calls=found.calls,
         finish_reason=response.finish_reason,
         calls_from_text=True,
+        usage=response.usage,
     )
 
 
