@@ -68,6 +68,10 @@ IMPLICIT_KEYS = {
     "config_subentries.conversation.entry_type",
     "config_subentries.conversation.initiate_flow.user",
     "config_subentries.conversation.initiate_flow.reconfigure",
+    "config_subentries.ai_task_data.abort.reconfigure_successful",
+    "config_subentries.ai_task_data.entry_type",
+    "config_subentries.ai_task_data.initiate_flow.user",
+    "config_subentries.ai_task_data.initiate_flow.reconfigure",
 }
 # Parts of a key path that are HA's structure, not names our code uses.
 STRUCTURE = {

@@ -76,6 +76,7 @@ from ..const import (
 from ..provider_factory import fallback_choices
 from ..server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .form import PASSWORD, form_section, whole_number
+from .prices import price_fields, tidy_prices
 
 # A spoken confirmation PIN: ASCII digits only (str.isdigit also takes "²" or "٣").
 PIN = re.compile(r"[0-9]{4,10}")
@@ -131,6 +132,7 @@ def is_recommended(options: Mapping[str, Any]) -> bool:
 def check_agent_options(options: dict[str, Any]) -> dict[str, str]:
     """Tidy the flat options in place; the errors by field."""
     errors: dict[str, str] = {}
+    tidy_prices(options)
     for optional in (CONF_LLM_HASS_API, CONF_FALLBACK_MODEL):
         if not options.get(optional):
             options.pop(optional, None)
@@ -175,6 +177,7 @@ SECTION_FALLBACK: Final = "fallback"
 SECTION_MEMORY: Final = "memory"
 SECTION_LIMITS: Final = "limits_and_timing"
 SECTION_SERVER: Final = "server_extras"
+SECTION_USAGE: Final = "usage"
 SECTIONS: Final = frozenset(
     {
         SECTION_MODEL,
@@ -183,6 +186,7 @@ SECTIONS: Final = frozenset(
         SECTION_MEMORY,
         SECTION_LIMITS,
         SECTION_SERVER,
+        SECTION_USAGE,
     }
 )
 # Hidden while the recommended settings are on.
@@ -281,6 +285,9 @@ def agent_schema(
             limits_fields(), collapsed=not reveal
         )
     schema[probatio.Required(SECTION_SERVER)] = form_section(server, collapsed=True)
+    schema[probatio.Required(SECTION_USAGE)] = form_section(
+        price_fields(), collapsed=True
+    )
     return probatio.Schema(schema)
 
 

@@ -28,11 +28,13 @@ from ..const import (
     DEFAULT_BASE_URL,
     DOMAIN,
     LOGGER,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from ..redact import redact_url
 from .agent import AgentSubentryFlow
 from .agent_schema import default_agent_options
+from .ai_task import AiTaskSubentryFlow
 from .form import PASSWORD
 
 # Listing models is all validation needs; a server that takes longer is not usable.
@@ -191,5 +193,8 @@ class AgenticConversationConfigFlow(ConfigFlow, domain=DOMAIN):
     def async_get_supported_subentry_types(
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
-        """Agents are subentries of a connection."""
-        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+        """Agents and AI tasks are subentries of a connection."""
+        return {
+            SUBENTRY_CONVERSATION: AgentSubentryFlow,
+            SUBENTRY_AI_TASK: AiTaskSubentryFlow,
+        }
