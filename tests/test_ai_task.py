@@ -1,0 +1,354 @@
+"""AI tasks on a connection, and the token usage of agents and tasks.
+
+The scripted server sees what an automation's `ai_task.generate_data` sends (the
+camera image as a content part, the structure as a JSON schema) and answers with the
+usage the sensors then show.
+"""
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import probatio
+import pytest
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    MockPlatform,
+    mock_platform,
+)
+
+from homeassistant.components import ai_task, camera, conversation
+from homeassistant.components.conversation import trace
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import selector
+from homeassistant.helpers.entity_platform import AddEntitiesCallback
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.config_flow import (
+    AgenticConversationConfigFlow,
+)
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_LOCAL_FALLBACK,
+    CONF_MODEL,
+    CONF_PRICE_INPUT,
+    CONF_PRICE_OUTPUT,
+    CONF_TASK_TIMEOUT,
+    DOMAIN,
+)
+from custom_components.agentic_conversation.tasks.attachments import async_user_content
+from tests.fake_llm import MODEL, FakeLLM, Reply
+
+SNAPSHOT = b"\xff\xd8\xff\xe0 a tiny jpeg of the front door"
+SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
+STRUCTURE = probatio.Schema(
+    {
+        probatio.Required("visitor"): selector.TextSelector(),
+        probatio.Required("carries_parcel"): selector.BooleanSelector(),
+    }
+)
+ANSWER = '{"visitor": "a postman", "carries_parcel": true}'
+TASK = "ai_task.ai_task"
+
+
+class _DoorCamera(camera.Camera):
+    """A camera whose snapshot is a known picture."""
+
+    _attr_name = "Door"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.content_type = "image/jpeg"
+
+    async def async_camera_image(
+        self, width: int | None = None, height: int | None = None
+    ) -> bytes:
+        return SNAPSHOT
+
+
+async def _door_camera(hass: HomeAssistant) -> str:
+    async def setup(
+        hass: HomeAssistant,
+        config: Any,
+        add_entities: AddEntitiesCallback,
+        discovery_info: Any = None,
+    ) -> None:
+        add_entities([_DoorCamera()])
+
+    mock_platform(hass, "door.camera", MockPlatform(async_setup_platform=setup))
+    assert await async_setup_component(hass, "camera", {"camera": {"platform": "door"}})
+    await hass.async_block_till_done()
+    return "camera.door"
+
+
+async def _connection(
+    hass: HomeAssistant,
+    server: FakeLLM,
+    *,
+    agent: dict[str, Any] | None = None,
+    task: dict[str, Any] | None = None,
+) -> MockConfigEntry:
+    """A connection with an agent (no tools) and an AI task."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        minor_version=AgenticConversationConfigFlow.MINOR_VERSION,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_LOCAL_FALLBACK: False, **(agent or {})},
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            ),
+            ConfigSubentryData(
+                data={CONF_MODEL: MODEL, CONF_TASK_TIMEOUT: 30, **(task or {})},
+                subentry_type="ai_task_data",
+                title="AI Task",
+                unique_id=None,
+            ),
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+async def _describe_door(hass: HomeAssistant, door: str) -> ai_task.GenDataTaskResult:
+    return await ai_task.async_generate_data(
+        hass,
+        task_name="front door",
+        entity_id=TASK,
+        instructions="Who is at the door?",
+        structure=STRUCTURE,
+        attachments=[
+            {
+                "media_content_id": f"media-source://camera/{door}",
+                "media_content_type": "image/jpeg",
+            }
+        ],
+    )
+
+
+def _state(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    assert state is not None, entity_id
+    return state.state
+
+
+async def test_camera_snapshot_and_structure_reach_the_server(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The image goes as a content part, the structure as a JSON schema."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    fake_llm.script([Reply.text(ANSWER)])
+
+    result = await _describe_door(ha_core, door)
+
+    assert result.data == {"visitor": "a postman", "carries_parcel": True}
+    (request,) = fake_llm.requests
+    assert request["messages"][-1] == {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "Who is at the door?"},
+            {"type": "image_url", "image_url": {"url": SNAPSHOT_URL}},
+        ],
+    }
+    assert request["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "front_door",
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "visitor": {"type": "string"},
+                    "carries_parcel": {"type": "boolean"},
+                },
+                "required": ["visitor", "carries_parcel"],
+                "additionalProperties": False,
+            },
+            "strict": False,
+        },
+    }
+    assert "tools" not in request
+
+
+async def test_invalid_json_gets_one_repair_round(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The model hears what was wrong, once; its corrected answer is the result."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    fake_llm.script([Reply.text("A postman with a parcel."), Reply.text(ANSWER)])
+
+    result = await _describe_door(ha_core, door)
+
+    assert result.data == {"visitor": "a postman", "carries_parcel": True}
+    repair = fake_llm.requests[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": "A postman with a parcel."}
+    assert repair[-1] == {
+        "role": "user",
+        "content": "Your answer was not valid JSON (Expecting value: line 1 column 1"
+        " (char 0)). Reply again with only a JSON object that matches the requested"
+        " schema, and nothing else.",
+    }
+    assert fake_llm.requests[1]["response_format"]["json_schema"]["name"] == (
+        "front_door"
+    )
+
+
+async def test_invalid_twice_is_a_clear_error(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """After the repair round, an error saying what was wrong; no third call."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    fake_llm.script([Reply.text("A postman."), Reply.text('{"visitor": 7}')])
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await _describe_door(ha_core, door)
+
+    assert raised.value.translation_key == "task_invalid_structure"
+    assert raised.value.translation_placeholders == {
+        "error": "not the requested structure (expected str at 'visitor')"
+    }
+    assert len(fake_llm.requests) == 2
+
+
+async def test_a_server_refusing_images_is_told_as_it_said(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A text-only model: the server's own words, under a translated message."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    fake_llm.script([Reply.error(400, "image input is not supported by this model")])
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await _describe_door(ha_core, door)
+
+    assert raised.value.translation_key == "task_images_refused"
+    assert (
+        "image input is not supported by this model"
+        in (raised.value.translation_placeholders or {})["error"]
+    )
+
+
+async def test_tokens_and_cost_of_two_turns_and_a_task(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The sensors add up the server's usage; the cost follows the prices."""
+    door = await _door_camera(ha_core)
+    await _connection(
+        ha_core,
+        fake_llm,
+        agent={CONF_PRICE_INPUT: 2.5, CONF_PRICE_OUTPUT: 10},
+        task={CONF_PRICE_INPUT: 0.5, CONF_PRICE_OUTPUT: 1.5},
+    )
+    fake_llm.script(
+        [
+            Reply.text("Hello.").with_usage(100, 10),
+            Reply.text("It is sunny.").with_usage(150, 12),
+            Reply.text(ANSWER).with_usage(800, 20),
+        ]
+    )
+
+    for text in ("Hi", "How is the weather?"):
+        await conversation.async_converse(
+            ha_core, text, None, Context(), agent_id="conversation.agent"
+        )
+    stats = [
+        event["data"]["stats"]
+        for event in trace.async_get_traces()[-1].as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "stats" in event["data"]
+    ]
+    await _describe_door(ha_core, door)
+
+    # Streamed turns asked for their usage in the last chunk.
+    assert fake_llm.requests[0]["stream_options"] == {"include_usage": True}
+    assert stats == [{"input_tokens": 150, "output_tokens": 12}]
+    assert _state(ha_core, "sensor.agent_input_tokens") == "250"
+    assert _state(ha_core, "sensor.agent_output_tokens") == "22"
+    # (250 × 2.5 + 22 × 10) / 1 000 000
+    assert _state(ha_core, "sensor.agent_cost") == "0.000845"
+    assert _state(ha_core, "sensor.ai_task_input_tokens") == "800"
+    assert _state(ha_core, "sensor.ai_task_output_tokens") == "20"
+    # (800 × 0.5 + 20 × 1.5) / 1 000 000
+    assert _state(ha_core, "sensor.ai_task_cost") == "0.00043"
+    cost = ha_core.states.get("sensor.agent_cost")
+    assert cost is not None
+    assert cost.attributes["unit_of_measurement"] == ha_core.config.currency
+
+
+async def test_no_price_no_cost_sensor_and_a_server_refusing_stream_options(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Without stream_options the turn still answers; usage is then estimated."""
+    await _connection(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.error(400, "Unrecognized request argument supplied: stream_options"),
+            Reply.text("Hello there."),
+            Reply.text("Again."),
+        ]
+    )
+
+    for text in ("Hi", "Hi again"):
+        result = await conversation.async_converse(
+            ha_core, text, None, Context(), agent_id="conversation.agent"
+        )
+        assert result.response.response_type.value == "action_done"
+
+    assert [("stream_options" in r) for r in fake_llm.requests] == [True, False, False]
+    assert ha_core.states.get("sensor.agent_cost") is None
+    # Estimated: "Hello there." is 12 characters, 3 tokens; "Again." 2.
+    assert _state(ha_core, "sensor.agent_output_tokens") == "5"
+
+
+async def test_ai_task_subentry_flow(ha_core: HomeAssistant, fake_llm: FakeLLM) -> None:
+    """Name, model and deadline; whole seconds stored, an empty price not at all."""
+    entry = await _connection(ha_core, fake_llm)
+
+    result = await ha_core.config_entries.subentries.async_init(
+        (entry.entry_id, "ai_task_data"), context={"source": "user"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+    result = await ha_core.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {"name": "Doorbell", CONF_MODEL: MODEL, CONF_TASK_TIMEOUT: 45.0},
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Doorbell"
+    assert result["data"] == {CONF_MODEL: MODEL, CONF_TASK_TIMEOUT: 45}
+    assert isinstance(result["data"][CONF_TASK_TIMEOUT], int)
+
+
+async def test_a_non_image_attachment_is_refused_before_any_call(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, tmp_path: Path
+) -> None:
+    """Only images can be shown to a model: a PDF is refused in words."""
+    await _connection(ha_core, fake_llm)
+    manual = tmp_path / "manual.pdf"
+    manual.write_bytes(b"%PDF-1.7")
+    attachment = conversation.Attachment(
+        media_content_id="media-source://media_source/local/manual.pdf",
+        mime_type="application/pdf",
+        path=manual,
+    )
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await async_user_content(ha_core, "Summarise this.", [attachment])
+
+    assert raised.value.translation_key == "task_attachment_not_image"
+    assert raised.value.translation_placeholders == {"mime_type": "application/pdf"}
+    assert str(raised.value) == (
+        "An AI task can only look at images; this attachment is application/pdf"
+    )
+    assert fake_llm.requests == []
