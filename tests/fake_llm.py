@@ -562,12 +562,15 @@ def _is_probe(body: Mapping[str, Any]) -> bool:
 def reply_from_json(spec: Mapping[str, Any]) -> Reply:
     """A reply described in JSON, e.g. {"kind": "text", "text": "Hi."}.
 
-    Kinds: text (text), tool_calls (calls: [[name, arguments, id?]…], text),
+    Kinds: text (text, usage: [prompt, completion]?), tool_calls (calls: [[name, arguments, id?]…], text),
     error (status), hang, truncated (text).
     """
     kind = spec["kind"]
     if kind == "text":
-        return Reply.text(spec["text"])
+        reply = Reply.text(spec["text"])
+        if "usage" in spec:
+            reply = reply.with_usage(*spec["usage"])
+        return reply
     if kind == "tool_calls":
         calls = [cast("FakeToolCall", tuple(call)) for call in spec["calls"]]
         return Reply.tool_calls(calls, text=spec.get("text", ""))
