@@ -17,7 +17,7 @@ from pytest_homeassistant_custom_component.common import (
     mock_platform,
 )
 
-from homeassistant.components import ai_task, camera, conversation
+from homeassistant.components import ai_task, conversation
 from homeassistant.components.conversation import trace
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
@@ -41,9 +41,12 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
 )
 from custom_components.agentic_conversation.tasks.attachments import async_user_content
+from tests.e2e.testing_config.custom_components.door_camera.camera import (
+    SNAPSHOT,
+    FrontDoorCamera,
+)
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
-SNAPSHOT = b"\xff\xd8\xff\xe0 a tiny jpeg of the front door"
 SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
 STRUCTURE = probatio.Schema(
     {
@@ -55,21 +58,6 @@ ANSWER = '{"visitor": "a postman", "carries_parcel": true}'
 TASK = "ai_task.ai_task"
 
 
-class _DoorCamera(camera.Camera):
-    """A camera whose snapshot is a known picture."""
-
-    _attr_name = "Door"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.content_type = "image/jpeg"
-
-    async def async_camera_image(
-        self, width: int | None = None, height: int | None = None
-    ) -> bytes:
-        return SNAPSHOT
-
-
 async def _door_camera(hass: HomeAssistant) -> str:
     async def setup(
         hass: HomeAssistant,
@@ -77,12 +65,12 @@ async def _door_camera(hass: HomeAssistant) -> str:
         add_entities: AddEntitiesCallback,
         discovery_info: Any = None,
     ) -> None:
-        add_entities([_DoorCamera()])
+        add_entities([FrontDoorCamera()])
 
     mock_platform(hass, "door.camera", MockPlatform(async_setup_platform=setup))
     assert await async_setup_component(hass, "camera", {"camera": {"platform": "door"}})
     await hass.async_block_till_done()
-    return "camera.door"
+    return "camera.front_door"
 
 
 async def _connection(

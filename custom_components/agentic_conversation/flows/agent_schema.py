@@ -101,14 +101,17 @@ RECOMMENDED_OPTIONS: Final[Mapping[str, Any]] = {
 }
 
 
+def default_model(models: list[str]) -> str:
+    """The model a new agent or AI task starts with: ours if offered, else the first."""
+    if DEFAULT_MODEL in models or not models:
+        return DEFAULT_MODEL
+    return models[0]
+
+
 def default_agent_options(models: list[str]) -> dict[str, Any]:
     """The options of the agent created with a new connection."""
-    if DEFAULT_MODEL in models or not models:
-        model = DEFAULT_MODEL
-    else:
-        model = models[0]
     return {
-        CONF_MODEL: model,
+        CONF_MODEL: default_model(models),
         CONF_PROMPT: llm.DEFAULT_INSTRUCTIONS_PROMPT,
         # HA's intents and our tools, with a prompt that does not grow with the home
         # (the model searches for entities instead of reading a list of them).

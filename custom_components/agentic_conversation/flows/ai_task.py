@@ -18,10 +18,10 @@ from ..const import (
     CONF_MODEL,
     CONF_TASK_TIMEOUT,
     DEFAULT_AI_TASK_NAME,
-    DEFAULT_MODEL,
     DEFAULT_TASK_TIMEOUT,
 )
 from ..provider_factory import fallback_choices
+from .agent_schema import default_model
 from .form import whole_number
 from .prices import price_fields, tidy_prices
 
@@ -61,12 +61,9 @@ class AiTaskSubentryFlow(ConfigSubentryFlow):
                 entry, self._get_reconfigure_subentry(), data=options
             )
         if is_new:
-            model = (
-                DEFAULT_MODEL if DEFAULT_MODEL in models or not models else models[0]
-            )
             stored: dict[str, Any] = {
                 CONF_NAME: DEFAULT_AI_TASK_NAME,
-                CONF_MODEL: model,
+                CONF_MODEL: default_model(models),
                 CONF_TASK_TIMEOUT: DEFAULT_TASK_TIMEOUT,
             }
         else:
