@@ -45,6 +45,7 @@ from tests.e2e.testing_config.custom_components.door_camera.camera import (
     SNAPSHOT,
     FrontDoorCamera,
 )
+from tests.agent_form import submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
@@ -340,3 +341,53 @@ async def test_a_non_image_attachment_is_refused_before_any_call(
         "An AI task can only look at images; this attachment is application/pdf"
     )
     assert fake_llm.requests == []
+
+
+async def test_agent_prices_are_saved_and_an_empty_one_is_not(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The agent form's usage section: a price set is kept, 0 or empty is none."""
+    entry = await _connection(ha_core, fake_llm)
+    agent = next(s for s in entry.subentries.values() if s.title == "Agent")
+    result = await ha_core.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"),
+        context={"source": "reconfigure", "subentry_id": agent.subentry_id},
+    )
+
+    result = await submit(
+        ha_core,
+        result,
+        {CONF_MODEL: MODEL, CONF_PRICE_INPUT: 0.15, CONF_PRICE_OUTPUT: 0},
+        recommended=True,
+    )
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    saved = entry.subentries[agent.subentry_id].data
+    assert saved[CONF_PRICE_INPUT] == 0.15
+    assert CONF_PRICE_OUTPUT not in saved
+    # The connection reloads with the agent: now it has a cost sensor.
+    await ha_core.async_block_till_done()
+    assert _state(ha_core, "sensor.agent_cost") == "0"
+
+
+async def test_token_counts_go_on_after_a_reload(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The sensors start from what they showed before (restored, not reset)."""
+    entry = await _connection(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.text("Hello.").with_usage(100, 10), Reply.text("Hi.").with_usage(50, 5)]
+    )
+    await conversation.async_converse(
+        ha_core, "Hi", None, Context(), agent_id="conversation.agent"
+    )
+
+    assert await ha_core.config_entries.async_reload(entry.entry_id)
+    await ha_core.async_block_till_done()
+    await conversation.async_converse(
+        ha_core, "Hi again", None, Context(), agent_id="conversation.agent"
+    )
+
+    assert _state(ha_core, "sensor.agent_input_tokens") == "150"
+    assert _state(ha_core, "sensor.agent_output_tokens") == "15"
