@@ -41,11 +41,11 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
 )
 from custom_components.agentic_conversation.tasks.attachments import async_user_content
+from tests.agent_form import submit
 from tests.e2e.testing_config.custom_components.door_camera.camera import (
     SNAPSHOT,
     FrontDoorCamera,
 )
-from tests.agent_form import submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
