@@ -391,3 +391,43 @@ async def test_token_counts_go_on_after_a_reload(
 
     assert _state(ha_core, "sensor.agent_input_tokens") == "150"
     assert _state(ha_core, "sensor.agent_output_tokens") == "15"
+
+
+@pytest.mark.parametrize(
+    ("server", "body"),
+    [
+        ("show_body", {"capabilities": ["completion", "tools"]}),  # Ollama
+        ("props_body", {"modalities": {"vision": False}}),  # llama.cpp
+    ],
+)
+async def test_a_model_its_server_says_cannot_see_is_not_sent_images(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, server: str, body: dict[str, Any]
+) -> None:
+    """The server tells the model has no vision: a clear error, nothing sent."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    setattr(fake_llm, server, body)
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await _describe_door(ha_core, door)
+
+    assert raised.value.translation_key == "task_model_cannot_see"
+    assert str(raised.value) == (
+        "The model fake-model cannot see images (its server says so): choose a vision"
+        " model for this AI task"
+    )
+    assert fake_llm.requests == []
+
+
+async def test_a_vision_model_is_sent_images(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Ollama lists vision among the model's capabilities: the task runs."""
+    door = await _door_camera(ha_core)
+    await _connection(ha_core, fake_llm)
+    fake_llm.show_body = {"capabilities": ["completion", "vision"]}
+    fake_llm.script([Reply.text(ANSWER)])
+
+    result = await _describe_door(ha_core, door)
+
+    assert result.data == {"visitor": "a postman", "carries_parcel": True}

@@ -7,8 +7,10 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import LLMProvider
 from .agents import agent_device_info, task_subentries
+from .const import CONF_MODEL
 from .provider_factory import build_provider
 from .runtime import AgenticConfigEntry
+from .tasks.attachments import async_sees_images, refuse_images
 from .tasks.run import async_generate_data
 
 # Tasks run concurrently; nothing is polled.
@@ -43,6 +45,10 @@ class AgenticTaskEntity(ai_task.AITaskEntity):
     ) -> None:
         """Set up the task of a subentry, with its model, fallback and retries."""
         self.subentry = subentry
+        self._entry = entry
+        # Whether the model sees images, as its server says: asked at the first image.
+        self._sees_images: bool | None = None
+        self._asked = False
         self._attr_unique_id = subentry.subentry_id
         self._attr_device_info = agent_device_info(subentry)
         self._provider: LLMProvider = build_provider(hass, entry, subentry)
@@ -51,6 +57,13 @@ class AgenticTaskEntity(ai_task.AITaskEntity):
         self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
     ) -> ai_task.GenDataTaskResult:
         """Run the task; a clear error if it cannot be done."""
+        if task.attachments:
+            model = str(self.subentry.data.get(CONF_MODEL))
+            if not self._asked:
+                self._asked = True
+                self._sees_images = await async_sees_images(self._entry, model)
+            if self._sees_images is False:
+                raise refuse_images(model)
         return await async_generate_data(
             self._provider, self.subentry, task, chat_log, self.entity_id
         )

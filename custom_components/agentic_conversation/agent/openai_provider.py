@@ -22,7 +22,8 @@ from .openai_response import StreamAssembler, parse_completion, with_usage
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
-from .usage import rejects_stream_options
+from .usage import INCLUDE_USAGE, rejects_stream_options
+from .vision import async_sees_images
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -182,15 +183,22 @@ class OpenAICompatibleProvider:
     async def async_context_size(self) -> int | None:
         """The context size the server runs the model with, if it tells (else None)."""
         await self.async_prepare()
-        client = self._client
-        assert client is not None
+        return await async_context_size(
+            self._fetch, str(self.client.base_url), self._model
+        )
 
-        async def fetch(url: str, body: dict[str, Any] | None) -> Any:
-            if body is None:
-                return await client.get(url, cast_to=object)
-            return await client.post(url, cast_to=object, body=body)
+    async def async_sees_images(self) -> bool | None:
+        """Whether the model takes images, if the server tells (else None)."""
+        await self.async_prepare()
+        return await async_sees_images(
+            self._fetch, str(self.client.base_url), self._model
+        )
 
-        return await async_context_size(fetch, str(client.base_url), self._model)
+    async def _fetch(self, url: str, body: dict[str, Any] | None) -> Any:
+        """GET (body None) or POST JSON to one of the server's own endpoints."""
+        if body is None:
+            return await self.client.get(url, cast_to=object)
+        return await self.client.post(url, cast_to=object, body=body)
 
     async def complete(
         self,
@@ -288,7 +296,7 @@ class OpenAICompatibleProvider:
         assert self._client is not None
         try:
             stream = await self._client.chat.completions.create(
-                **request, stream=True, **self._usage_option()
+                **request, stream=True, **(INCLUDE_USAGE if self._stream_usage else {})
             )
         except SDK_ERRORS as err:
             error = classify(err)
@@ -339,11 +347,6 @@ class OpenAICompatibleProvider:
         if rest := held.release():
             await _call(on_delta, rest)
         return response
-
-    def _usage_option(self) -> dict[str, Any]:
-        if not self._stream_usage:
-            return {}
-        return {"stream_options": {"include_usage": True}}
 
 
 def with_text_calls(

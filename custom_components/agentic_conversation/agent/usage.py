@@ -2,12 +2,14 @@
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .messages import Message
 
 # About four characters a token, as the context budget counts (context_budget.py).
 _CHARS_PER_TOKEN = 4
+# What a streamed request adds to get its usage in the last chunk.
+INCLUDE_USAGE: Final[dict[str, Any]] = {"stream_options": {"include_usage": True}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,33 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 
-from ..const import DOMAIN
+from ..agent import OpenAICompatibleProvider
+from ..const import CONF_BASE_URL, DOMAIN
+from ..runtime import AgenticConfigEntry
+
+# Asking the server about its model is quick, or not worth waiting for.
+_ASK_TIMEOUT = 10.0
+
+
+async def async_sees_images(entry: AgenticConfigEntry, model: str) -> bool | None:
+    """Whether the server says its model takes images (None: it does not say)."""
+    provider = OpenAICompatibleProvider(
+        base_url=entry.data[CONF_BASE_URL],
+        api_key=None,
+        model=model,
+        timeout=_ASK_TIMEOUT,
+        client=entry.runtime_data.client,
+    )
+    return await provider.async_sees_images()
+
+
+def refuse_images(model: str) -> HomeAssistantError:
+    """The error of a task with images for a model its server says cannot see."""
+    return HomeAssistantError(
+        translation_domain=DOMAIN,
+        translation_key="task_model_cannot_see",
+        translation_placeholders={"model": model},
+    )
 
 
 async def async_user_content(
