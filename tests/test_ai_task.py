@@ -19,12 +19,13 @@ from pytest_homeassistant_custom_component.common import (
 
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.conversation import trace
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import selector
+from homeassistant.helpers import llm, selector
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 
@@ -41,12 +42,14 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
 )
 from custom_components.agentic_conversation.tasks.attachments import async_user_content
+from tests.across_releases import offered_name
 from tests.agent_form import submit
 from tests.e2e.testing_config.custom_components.door_camera.camera import (
     SNAPSHOT,
     FrontDoorCamera,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.test_confirmation import LOCK, home  # noqa: F401 - a fixture
 
 SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
 STRUCTURE = probatio.Schema(
@@ -431,3 +434,30 @@ async def test_a_vision_model_is_sent_images(
     result = await _describe_door(ha_core, door)
 
     assert result.data == {"visitor": "a postman", "carries_parcel": True}
+
+
+@pytest.mark.usefixtures("home")
+async def test_a_task_with_tools_never_unlocks(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An automation's task with Assist's tools: the model's unlock is held, not run."""
+    await _connection(ha_core, fake_llm)
+    # Assist's tools match what is exposed to the assistant asking: here, AI tasks.
+    async_expose_entity(ha_core, ai_task.DOMAIN, LOCK, True)
+    unlock = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOff")
+    fake_llm.script([Reply.tool_calls([(unlock, {"name": "Front door"}, "c1")])])
+    assist = next(a for a in llm.async_get_apis(ha_core) if a.id == llm.LLM_API_ASSIST)
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await ai_task.async_generate_data(
+            ha_core,
+            task_name="door",
+            entity_id=TASK,
+            instructions="Open the front door for the guest.",
+            llm_api=assist,
+        )
+
+    assert raised.value.translation_key == "task_action_held"
+    assert _state(ha_core, LOCK) == "locked"
+    # The model was offered the tools, and told nothing ran.
+    assert unlock in [t["function"]["name"] for t in fake_llm.requests[0]["tools"]]

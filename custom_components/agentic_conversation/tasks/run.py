@@ -1,6 +1,7 @@
 """One AI task: the agentic loop over the task's chat log, the answer checked."""
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from homeassistant.components import ai_task, conversation
@@ -16,6 +17,7 @@ from ..agent import (
     StopReason,
 )
 from ..agent.messages import system_message, user_message
+from ..confirmation import ConfirmationGate
 from ..const import (
     CONF_TASK_TIMEOUT,
     DEFAULT_MAX_ITERATIONS,
@@ -26,6 +28,7 @@ from ..const import (
 )
 from ..redact import redact_url
 from ..tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
+from ..tool_options import AgenticLLMContext, ToolOptions
 from .attachments import async_user_content
 from .structure import check, repair_instruction, response_format
 
@@ -40,6 +43,13 @@ async def async_generate_data(
     """Run the task; its answer, parsed and checked when a structure is given."""
     hass = chat_log.hass
     api = chat_log.llm_api
+    if api is not None:
+        # Nobody is there to confirm: a risky action (unlocking, opening) is held and
+        # never runs; exposure binds every tool as in a conversation.
+        context = AgenticLLMContext.extending(
+            api.llm_context, ToolOptions(), gate=ConfirmationGate(hass)
+        )
+        api = replace(api, llm_context=context)
     timeout = float(subentry.data.get(CONF_TASK_TIMEOUT, DEFAULT_TASK_TIMEOUT))
     content = await async_user_content(hass, task.instructions, task.attachments)
     wanted = response_format(task.name, task.structure, api) if task.structure else None
@@ -58,6 +68,10 @@ async def async_generate_data(
     )
     started = asyncio.get_running_loop().time()
     result = await loop.run(content, [], tool_specs(api))
+    if result.stop_reason is StopReason.CONFIRMATION:
+        raise HomeAssistantError(
+            translation_domain=DOMAIN, translation_key="task_action_held"
+        )
     if result.error is not None or result.stop_reason not in (
         StopReason.FINAL,
         StopReason.ITERATION_CAP,
