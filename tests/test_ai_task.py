@@ -297,6 +297,15 @@ async def test_no_price_no_cost_sensor_and_a_server_refusing_stream_options(
         assert result.response.response_type.value == "action_done"
 
     assert [("stream_options" in r) for r in fake_llm.requests] == [True, False, False]
+    stats = [
+        event["data"]["stats"]
+        for event in trace.async_get_traces()[-1].as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "stats" in event["data"]
+    ]
+    # In the trace too, marked as estimated ("Again.": 6 characters, 2 tokens).
+    assert stats[0]["estimated"] is True
+    assert stats[0]["output_tokens"] == 2
     assert ha_core.states.get("sensor.agent_cost") is None
     # Estimated: "Hello there." is 12 characters, 3 tokens; "Again." 2.
     assert _state(ha_core, "sensor.agent_output_tokens") == "5"
