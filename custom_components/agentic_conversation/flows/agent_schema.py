@@ -75,7 +75,7 @@ from ..const import (
 )
 from ..provider_factory import fallback_choices
 from ..server.extras import ExtrasError, parse_body_extras, parse_header_extras
-from .form import PASSWORD, form_section, whole_number
+from .form import PASSWORD, form_section, model_choice, whole_number
 from .prices import price_fields, tidy_prices
 
 # A spoken confirmation PIN: ASCII digits only (str.isdigit also takes "²" or "٣").
@@ -214,11 +214,7 @@ def agent_schema(
         model[probatio.Required(CONF_NAME)] = str
     model.update(
         {
-            probatio.Required(CONF_MODEL): SelectSelector(
-                SelectSelectorConfig(
-                    options=sorted(models), custom_value=True, sort=False
-                )
-            ),
+            probatio.Required(CONF_MODEL): model_choice(sorted(models)),
             probatio.Optional(CONF_PROMPT): TemplateSelector(),
         }
     )
@@ -259,11 +255,7 @@ def agent_schema(
         probatio.Optional(CONF_CONFIRM_PIN): PASSWORD,
     }
     fallback = {
-        probatio.Optional(CONF_FALLBACK_MODEL): SelectSelector(
-            SelectSelectorConfig(
-                options=fallback_choices(hass), custom_value=True, sort=False
-            )
-        ),
+        probatio.Optional(CONF_FALLBACK_MODEL): model_choice(fallback_choices(hass)),
         probatio.Required(
             CONF_LOCAL_FALLBACK, default=DEFAULT_LOCAL_FALLBACK
         ): BooleanSelector(),

@@ -11,7 +11,6 @@ from homeassistant.config_entries import (
     SubentryFlowResult,
 )
 from homeassistant.const import CONF_NAME
-from homeassistant.helpers.selector import SelectSelector, SelectSelectorConfig
 
 from ..const import (
     CONF_FALLBACK_MODEL,
@@ -22,7 +21,7 @@ from ..const import (
 )
 from ..provider_factory import fallback_choices
 from .agent_schema import default_model
-from .form import whole_number
+from .form import model_choice, whole_number
 from .prices import price_fields, tidy_prices
 
 
@@ -73,15 +72,9 @@ class AiTaskSubentryFlow(ConfigSubentryFlow):
             fields[probatio.Required(CONF_NAME)] = str
         fields.update(
             {
-                probatio.Required(CONF_MODEL): SelectSelector(
-                    SelectSelectorConfig(options=models, custom_value=True, sort=False)
-                ),
-                probatio.Optional(CONF_FALLBACK_MODEL): SelectSelector(
-                    SelectSelectorConfig(
-                        options=fallback_choices(self.hass),
-                        custom_value=True,
-                        sort=False,
-                    )
+                probatio.Required(CONF_MODEL): model_choice(models),
+                probatio.Optional(CONF_FALLBACK_MODEL): model_choice(
+                    fallback_choices(self.hass)
                 ),
                 probatio.Required(
                     CONF_TASK_TIMEOUT, default=DEFAULT_TASK_TIMEOUT

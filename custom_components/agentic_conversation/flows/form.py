@@ -13,6 +13,9 @@ from homeassistant.helpers.selector import (
     NumberSelector,
     NumberSelectorConfig,
     NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
     TextSelector,
     TextSelectorConfig,
     TextSelectorType,
@@ -81,3 +84,10 @@ def whole_number(
     if unit is not None:
         config["unit_of_measurement"] = unit
     return probatio.All(NumberSelector(config), probatio.Coerce(int))
+
+
+def model_choice(options: list[str] | list[SelectOptionDict]) -> SelectSelector:
+    """A model to pick from the list given (in its order), or to type in."""
+    return SelectSelector(
+        SelectSelectorConfig(options=options, custom_value=True, sort=False)
+    )
