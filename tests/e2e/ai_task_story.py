@@ -5,6 +5,7 @@ AUTOMATION) calls `ai_task.generate_data` with a structure and the front door ca
 snapshot, and fires an event with the structured result.
 """
 
+import asyncio
 from typing import Any
 
 from devtools.ha_api import HomeAssistantClient
@@ -57,6 +58,13 @@ async def ai_task_story(
         {"name": "Door watcher", "model": "fake-model", "task_timeout": 60},
     )
     report["ai_task_created"] = created.get("type")
+    # The connection reloads with its new subentry: wait for the entity.
+    for _ in range(120):
+        if await _exists(client, "ai_task.door_watcher"):
+            break
+        await asyncio.sleep(0.5)
+    else:
+        raise TimeoutError("ai_task.door_watcher did not appear")
     await llm.script({"kind": "text", "text": ANSWER, "usage": [900, 25]})
     sent_before = len(await llm.requests())
     async with client.websocket() as ws:
@@ -74,3 +82,8 @@ async def ai_task_story(
         (await client.rest("GET", f"/api/states/sensor.door_watcher_{kind}"))["state"]
         for kind in ("input_tokens", "output_tokens")
     ]
+
+
+async def _exists(client: HomeAssistantClient, entity_id: str) -> bool:
+    states = await client.rest("GET", "/api/states")
+    return any(state["entity_id"] == entity_id for state in states)
