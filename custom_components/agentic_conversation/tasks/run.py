@@ -72,9 +72,11 @@ async def async_generate_data(
         raise HomeAssistantError(
             translation_domain=DOMAIN, translation_key="task_action_held"
         )
-    if result.error is not None or result.stop_reason not in (
-        StopReason.FINAL,
-        StopReason.ITERATION_CAP,
+    # After the iteration cap the text may be our own summary: not the model's data.
+    if (
+        result.error is not None
+        or result.summarized
+        or result.stop_reason not in (StopReason.FINAL, StopReason.ITERATION_CAP)
     ):
         raise _failed(result.error, images=content is not task.instructions)
     text = result.text
