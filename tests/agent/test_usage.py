@@ -33,7 +33,7 @@ def test_usage_of(raw: Any, expected: Usage | None) -> None:
 
 def test_estimate_counts_text_not_images() -> None:
     """About four characters a token, rounded up; an image part counts nothing."""
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "system", "content": "Be brief."},  # 9
         {
             "role": "user",
