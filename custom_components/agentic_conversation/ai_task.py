@@ -10,7 +10,7 @@ from .agents import agent_device_info, task_subentries
 from .const import CONF_MODEL
 from .provider_factory import build_provider
 from .runtime import AgenticConfigEntry
-from .tasks.attachments import async_sees_images, refuse_images
+from .tasks.attachments import async_model_sees_images, refuse_images
 from .tasks.run import async_generate_data
 
 # Tasks run concurrently; nothing is polled.
@@ -61,7 +61,7 @@ class AgenticTaskEntity(ai_task.AITaskEntity):
             model = str(self.subentry.data.get(CONF_MODEL))
             if not self._asked:
                 self._asked = True
-                self._sees_images = await async_sees_images(self._entry, model)
+                self._sees_images = await async_model_sees_images(self._entry, model)
             if self._sees_images is False:
                 raise refuse_images(model)
         return await async_generate_data(

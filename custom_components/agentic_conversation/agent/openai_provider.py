@@ -22,8 +22,7 @@ from .openai_response import StreamAssembler, parse_completion, with_usage
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
-from .usage import INCLUDE_USAGE, rejects_stream_options
-from .vision import async_sees_images
+from .usage import StreamUsage
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -114,8 +113,7 @@ class OpenAICompatibleProvider:
         self._extra_body = dict(extra_body or {})
         self._extra_headers = dict(extra_headers or {})
         self._client: openai.AsyncOpenAI | None = None
-        # Streams ask for their usage until the server refuses stream_options.
-        self._stream_usage = True
+        self._stream_usage = StreamUsage(model)
         self._prepare_lock = asyncio.Lock()
 
     @property
@@ -183,22 +181,15 @@ class OpenAICompatibleProvider:
     async def async_context_size(self) -> int | None:
         """The context size the server runs the model with, if it tells (else None)."""
         await self.async_prepare()
-        return await async_context_size(
-            self._fetch, str(self.client.base_url), self._model
-        )
+        client = self._client
+        assert client is not None
 
-    async def async_sees_images(self) -> bool | None:
-        """Whether the model takes images, if the server tells (else None)."""
-        await self.async_prepare()
-        return await async_sees_images(
-            self._fetch, str(self.client.base_url), self._model
-        )
+        async def fetch(url: str, body: dict[str, Any] | None) -> Any:
+            if body is None:
+                return await client.get(url, cast_to=object)
+            return await client.post(url, cast_to=object, body=body)
 
-    async def _fetch(self, url: str, body: dict[str, Any] | None) -> Any:
-        """GET (body None) or POST JSON to one of the server's own endpoints."""
-        if body is None:
-            return await self.client.get(url, cast_to=object)
-        return await self.client.post(url, cast_to=object, body=body)
+        return await async_context_size(fetch, str(client.base_url), self._model)
 
     async def complete(
         self,
@@ -294,22 +285,9 @@ class OpenAICompatibleProvider:
         tools: Sequence[ToolSpec],
     ) -> LLMResponse:
         assert self._client is not None
-        try:
-            stream = await self._client.chat.completions.create(
-                **request, stream=True, **(INCLUDE_USAGE if self._stream_usage else {})
-            )
-        except SDK_ERRORS as err:
-            error = classify(err)
-            if not (self._stream_usage and rejects_stream_options(error)):
-                raise error from err
-            _LOGGER.info("%s refuses stream_options: usage is estimated", self._model)
-            self._stream_usage = False
-            try:
-                stream = await self._client.chat.completions.create(
-                    **request, stream=True
-                )
-            except SDK_ERRORS as again:
-                raise classify(again) from again
+        stream = await self._stream_usage.open(
+            self._client.chat.completions.create, request, classify
+        )
         assembler = StreamAssembler(on_tool_call)
         # A call written as text must not be spoken before it is recognised.
         held = HeldText() if tools else None

@@ -1,10 +1,14 @@
 """Token usage of an LLM call: the server's figures, else an estimate marked so."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+import logging
 from typing import Any, Final
 
 from .messages import Message
+from .openai_errors import SDK_ERRORS
+
+_LOGGER = logging.getLogger(__name__)
 
 # About four characters a token, as the context budget counts (context_budget.py).
 _CHARS_PER_TOKEN = 4
@@ -70,3 +74,39 @@ def _text_of(content: Any) -> str:
 def rejects_stream_options(error: Exception) -> bool:
     """Whether a server refused the request for its `stream_options` (some do)."""
     return getattr(error, "status_code", None) == 400 and "stream_options" in str(error)
+
+
+class StreamUsage:
+    """Streams ask for their usage (in the last chunk) until the server refuses."""
+
+    def __init__(self, model: str) -> None:
+        """Ask, at first."""
+        self._model = model
+        self._ask = True
+
+    async def open(
+        self,
+        create: Callable[..., Awaitable[Any]],
+        request: dict[str, Any],
+        classify: Callable[[Exception], Exception],
+    ) -> Any:
+        """The stream; again without `stream_options` if the server refuses them.
+
+        Raises:
+            The SDK's error, classified.
+        """
+        try:
+            return await create(**request, stream=True, **self._option())
+        except SDK_ERRORS as err:
+            error = classify(err)
+            if not (self._ask and rejects_stream_options(error)):
+                raise error from err
+        _LOGGER.info("%s refuses stream_options: usage is estimated", self._model)
+        self._ask = False
+        try:
+            return await create(**request, stream=True)
+        except SDK_ERRORS as err:
+            raise classify(err) from err
+
+    def _option(self) -> dict[str, Any]:
+        return INCLUDE_USAGE if self._ask else {}

@@ -8,24 +8,21 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 
-from ..agent import OpenAICompatibleProvider
-from ..const import CONF_BASE_URL, DOMAIN
+from ..agent.vision import async_sees_images
+from ..const import DOMAIN
 from ..runtime import AgenticConfigEntry
 
-# Asking the server about its model is quick, or not worth waiting for.
-_ASK_TIMEOUT = 10.0
 
-
-async def async_sees_images(entry: AgenticConfigEntry, model: str) -> bool | None:
+async def async_model_sees_images(entry: AgenticConfigEntry, model: str) -> bool | None:
     """Whether the server says its model takes images (None: it does not say)."""
-    provider = OpenAICompatibleProvider(
-        base_url=entry.data[CONF_BASE_URL],
-        api_key=None,
-        model=model,
-        timeout=_ASK_TIMEOUT,
-        client=entry.runtime_data.client,
-    )
-    return await provider.async_sees_images()
+    client = entry.runtime_data.client
+
+    async def fetch(url: str, body: dict[str, Any] | None) -> Any:
+        if body is None:
+            return await client.get(url, cast_to=object)
+        return await client.post(url, cast_to=object, body=body)
+
+    return await async_sees_images(fetch, str(client.base_url), model)
 
 
 def refuse_images(model: str) -> HomeAssistantError:
