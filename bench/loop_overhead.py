@@ -15,7 +15,7 @@ Run: scripts/run python bench/loop_overhead.py [--turns N]
 
 import argparse
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 import platform
 import statistics
@@ -65,6 +65,7 @@ class ZeroLatencyProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the protocol's
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """The next scripted answer; a new turn starts after each text answer."""
         self._count += 1

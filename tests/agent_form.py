@@ -26,6 +26,8 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_TOKENS,
     CONF_MEMORY_SHARED,
     CONF_MODEL,
+    CONF_PRICE_INPUT,
+    CONF_PRICE_OUTPUT,
     CONF_RECOMMENDED,
     CONF_STREAM,
     CONF_TEMPERATURE,
@@ -41,6 +43,7 @@ FALLBACK = "fallback"
 MEMORY = "memory"
 LIMITS = "limits_and_timing"
 SERVER = "server_extras"
+USAGE = "usage"
 TUNING = (MEMORY, LIMITS)
 # Where each option is in the form: written out here, not taken from the code.
 SECTION_OF: dict[str, str] = {
@@ -71,6 +74,8 @@ SECTION_OF: dict[str, str] = {
     CONF_STREAM: LIMITS,
     CONF_EXTRA_BODY: SERVER,
     CONF_EXTRA_HEADERS: SERVER,
+    CONF_PRICE_INPUT: USAGE,
+    CONF_PRICE_OUTPUT: USAGE,
 }
 
 

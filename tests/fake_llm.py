@@ -60,6 +60,13 @@ class Reply:
     pause: float = 0.0
     hold: Callable[[Any], bool] | None = None
     until: asyncio.Event | None = None
+    usage: tuple[int, int] = (1, 1)
+    """(prompt, completion) tokens reported: in the completion, or in a last chunk
+    when the request asks for it (`stream_options.include_usage`)."""
+
+    def with_usage(self, prompt_tokens: int, completion_tokens: int) -> Reply:
+        """This reply, reporting this usage."""
+        return replace(self, usage=(prompt_tokens, completion_tokens))
 
     def held(self, before: Callable[[Any], bool], until: asyncio.Event) -> Reply:
         """This reply, streamed up to the first event `before` accepts, which waits.
@@ -380,7 +387,10 @@ class FakeLLM:
             return await self._truncated(request, reply)
         stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
         if stream:
-            return await self._stream(request, _chunks(reply), done=True, reply=reply)
+            chunks = _chunks(reply)
+            if (body.get("stream_options") or {}).get("include_usage"):
+                chunks.append({**_chunk({}), "choices": [], "usage": _usage(reply)})
+            return await self._stream(request, chunks, done=True, reply=reply)
         return web.json_response(_completion(reply))
 
     async def _stream(
@@ -433,7 +443,7 @@ def arguments_of(index: int) -> Callable[[Any], bool]:
     """Accepts a chunk with arguments of tool call `index` (for `Reply.held`)."""
 
     def accepts(event: Any) -> bool:
-        if not isinstance(event, dict):
+        if not isinstance(event, dict) or not event["choices"]:
             return False
         calls = event["choices"][0]["delta"].get("tool_calls") or []
         return any(c.get("index") == index and "id" not in c for c in calls)
@@ -443,7 +453,11 @@ def arguments_of(index: int) -> Callable[[Any], bool]:
 
 def text_chunk(event: Any) -> bool:
     """Accepts a chunk with text (for `Reply.held`)."""
-    return isinstance(event, dict) and bool(event["choices"][0]["delta"].get("content"))
+    return (
+        isinstance(event, dict)
+        and bool(event["choices"])
+        and bool(event["choices"][0]["delta"].get("content"))
+    )
 
 
 def stream_end(event: Any) -> bool:
@@ -516,7 +530,16 @@ def _completion(reply: Reply) -> dict[str, Any]:
         "choices": [
             {"index": 0, "message": message, "finish_reason": reply.finish_reason}
         ],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        "usage": _usage(reply),
+    }
+
+
+def _usage(reply: Reply) -> dict[str, int]:
+    prompt, completion = reply.usage
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
     }
 
 
@@ -539,12 +562,15 @@ def _is_probe(body: Mapping[str, Any]) -> bool:
 def reply_from_json(spec: Mapping[str, Any]) -> Reply:
     """A reply described in JSON, e.g. {"kind": "text", "text": "Hi."}.
 
-    Kinds: text (text), tool_calls (calls: [[name, arguments, id?]…], text),
+    Kinds: text (text, usage: [prompt, completion]?), tool_calls (calls: [[name, arguments, id?]…], text),
     error (status), hang, truncated (text).
     """
     kind = spec["kind"]
     if kind == "text":
-        return Reply.text(spec["text"])
+        reply = Reply.text(spec["text"])
+        if "usage" in spec:
+            reply = reply.with_usage(*spec["usage"])
+        return reply
     if kind == "tool_calls":
         calls = [cast("FakeToolCall", tuple(call)) for call in spec["calls"]]
         return Reply.tool_calls(calls, text=spec.get("text", ""))

@@ -55,6 +55,7 @@ from tests.agent_form import (
     MODEL_SECTION,
     SECTION_OF,
     SERVER,
+    USAGE,
     nest,
     sections,
     shown,
@@ -658,12 +659,13 @@ async def test_each_section_holds_its_fields(
     # A new agent starts on the recommended settings: no tuning sections.
     assert shown(result)[CONF_RECOMMENDED] is True
     found = sections(result)
-    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, SERVER]
+    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, SERVER, USAGE]
     assert {name: s.options["collapsed"] for name, s in found.items()} == {
         MODEL_SECTION: False,
         CONTROL: False,
         FALLBACK: True,
         SERVER: True,
+        USAGE: True,
     }
 
     result = await hass.config_entries.subentries.async_configure(
@@ -672,7 +674,15 @@ async def test_each_section_holds_its_fields(
     )
 
     found = sections(result)
-    assert list(found) == [MODEL_SECTION, CONTROL, FALLBACK, MEMORY, LIMITS, SERVER]
+    assert list(found) == [
+        MODEL_SECTION,
+        CONTROL,
+        FALLBACK,
+        MEMORY,
+        LIMITS,
+        SERVER,
+        USAGE,
+    ]
     # Just switched off: the tuning sections open.
     assert not found[MEMORY].options["collapsed"]
     assert not found[LIMITS].options["collapsed"]

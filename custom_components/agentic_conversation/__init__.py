@@ -25,7 +25,7 @@ from .runtime import (
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
 
-PLATFORMS = (Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
+PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 # Setup only lists models; a server that cannot do that quickly is down for now.

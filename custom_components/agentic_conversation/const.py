@@ -12,6 +12,14 @@ DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 
 # An agent (conversation subentry); prompt and llm_hass_api use HA's own keys
 SUBENTRY_CONVERSATION: Final = "conversation"
+SUBENTRY_AI_TASK: Final = "ai_task_data"
+DEFAULT_AI_TASK_NAME: Final = "AI Task"
+# An AI task's own deadline (a camera image takes a vision model a while).
+CONF_TASK_TIMEOUT: Final = "task_timeout"
+DEFAULT_TASK_TIMEOUT: Final = 120
+# Optional prices per million tokens, for the cost sensor.
+CONF_PRICE_INPUT: Final = "price_input"
+CONF_PRICE_OUTPUT: Final = "price_output"
 DEFAULT_AGENT_NAME: Final = "Agentic Conversation"
 CONF_MODEL: Final = "model"
 CONF_MAX_ITERATIONS: Final = "max_iterations"

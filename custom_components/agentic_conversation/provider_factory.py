@@ -21,8 +21,10 @@ from .agent import (
     LLMAuthError,
     LLMConnectionError,
     LLMError,
+    LLMProvider,
     LLMResponse,
     Message,
+    MeteredProvider,
     OpenAICompatibleProvider,
     RetryingProvider,
     RouteState,
@@ -38,6 +40,7 @@ from .const import (
     CONF_MAX_TOKENS,
     CONF_MODEL,
     CONF_STREAM,
+    CONF_TASK_TIMEOUT,
     CONF_TEMPERATURE,
     CONF_TURN_TIMEOUT,
     DEFAULT_FIRST_TOKEN_TIMEOUT,
@@ -49,6 +52,7 @@ from .const import (
 from .runtime import AgenticConfigEntry
 from .server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .server.faults import async_note_outcome
+from .usage.meter import UsageMeter
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
 _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
@@ -56,8 +60,11 @@ _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
 
 def build_provider(
     hass: HomeAssistant, entry: AgenticConfigEntry, subentry: ConfigSubentry
-) -> FallbackProvider:
-    """The provider for an agent's options, reporting to the agent's route state."""
+) -> LLMProvider:
+    """The provider for an agent's (or AI task's) options.
+
+    It reports to the subentry's route state, and each call's usage to its meter.
+    """
     options = subentry.data
     fallback = split_fallback(options.get(CONF_FALLBACK_MODEL), entry.entry_id)
     # Without a fallback, a slow first token (a local model loading) is waited for.
@@ -77,7 +84,8 @@ def build_provider(
             entry.async_start_reauth(hass)
 
     routes = entry.runtime_data.routes
-    return FallbackProvider(
+    meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
+    provider = FallbackProvider(
         RetryingProvider(primary),
         _ConnectionModel(hass, *fallback, options) if fallback else None,
         routes.setdefault(subentry.subentry_id, RouteState()),
@@ -88,6 +96,8 @@ def build_provider(
             hass, entry, subentry, error
         ),
     )
+    # Who answered, whichever model: the usage counts (and is traced) all the same.
+    return MeteredProvider(provider, meter.record)
 
 
 def split_fallback(value: object, own_entry_id: str) -> tuple[str, str] | None:
@@ -123,7 +133,11 @@ def _openai(
         model=model,
         temperature=options.get(CONF_TEMPERATURE),
         max_tokens=options.get(CONF_MAX_TOKENS),
-        timeout=float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT)),
+        # An AI task's deadline is its own option.
+        timeout=float(
+            options.get(CONF_TASK_TIMEOUT)
+            or options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT)
+        ),
         stream=bool(options.get(CONF_STREAM, DEFAULT_STREAM)),
         client=entry.runtime_data.client,
         first_token_timeout=first_token_timeout,
@@ -170,6 +184,7 @@ class _ConnectionModel:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Ask the model; its connection must be loaded."""
         entry: AgenticConfigEntry | None = self._hass.config_entries.async_get_entry(
@@ -193,4 +208,5 @@ class _ConnectionModel:
             on_delta=on_delta,
             on_tool_call=on_tool_call,
             timeout=timeout,
+            response_format=response_format,
         )

@@ -12,6 +12,7 @@ from .agent import EndpointCapabilities, RouteState
 from .const import DOMAIN
 from .conversation_store import ConversationStore
 from .memory import HouseholdMemory
+from .usage.meter import UsageMeter
 
 
 @dataclass(slots=True)
@@ -30,6 +31,8 @@ class AgenticRuntimeData:
     """What each agent's model did when probed at setup, by subentry id."""
     routes: dict[str, RouteState] = field(default_factory=dict)
     """Who answers each agent (primary, fallback...), by subentry id."""
+    usage: dict[str, UsageMeter] = field(default_factory=dict)
+    """The token usage of each agent and AI task, by subentry id."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]

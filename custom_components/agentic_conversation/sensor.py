@@ -1,4 +1,4 @@
-"""Each agent's route as a diagnostic sensor: primary, fallback, local or down."""
+"""Each agent's route as a diagnostic sensor (primary, fallback, local or down); usage."""
 
 from typing import Any
 
@@ -9,9 +9,11 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import Route, RouteState
-from .agents import agent_device_info, agent_subentries
+from .agents import agent_device_info, agent_subentries, metered_subentries
 from .redact import Redactor, redactor
 from .runtime import AgenticConfigEntry
+from .usage.meter import UsageMeter
+from .usage.sensors import usage_sensors
 
 # Updated when a route reports; nothing is polled.
 PARALLEL_UPDATES = 0
@@ -27,6 +29,12 @@ async def async_setup_entry(
         state = entry.runtime_data.routes.setdefault(subentry.subentry_id, RouteState())
         async_add_entities(
             [RouteSensor(subentry, state, redactor(entry.data))],
+            config_subentry_id=subentry.subentry_id,
+        )
+    for subentry in metered_subentries(entry):
+        meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
+        async_add_entities(
+            usage_sensors(hass, subentry, meter),
             config_subentry_id=subentry.subentry_id,
         )
 

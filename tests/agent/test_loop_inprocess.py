@@ -1,7 +1,7 @@
 """The loop with an in-process provider, for edges a real server cannot produce."""
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -40,6 +40,7 @@ class ScriptedProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """The next step."""
         self.timeouts.append(timeout)

@@ -33,10 +33,17 @@ from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent, async_set_agent_options
 from tests.e2e.boot_story import boot_down_story
+from tests.e2e.ai_task_story import AUTOMATION, ai_task_story
 from tests.e2e.frontend_story import frontend_story
 from tests.e2e.mcp_story import mcp_story
 
 REPO = Path(__file__).resolve().parents[2]
+DOOR_CAMERA = (
+    Path(__file__).resolve().parent
+    / "testing_config"
+    / "custom_components"
+    / "door_camera"
+)
 RECORDING_TTS = (
     Path(__file__).resolve().parent
     / "testing_config"
@@ -470,6 +477,9 @@ async def _scripted_turns(
             "messages"
         ]
 
+        # (f) an automation asks the AI task about the front door camera
+        await ai_task_story(client, llm, report)
+
         # (e) a real restart: the conversation and what "it" was outlive it
         await llm.script(
             {"kind": "tool_calls", "calls": [[turn_on, {"name": "Porch light"}]]},
@@ -588,7 +598,7 @@ async def main(report_path: Path, mode: str, shots: Path | None = None) -> None:
     """
     report: dict[str, Any] = {}
     port = free_port()
-    configuration = CONFIGURATION.format(port=port)
+    configuration = (CONFIGURATION + AUTOMATION).format(port=port)
     if mode == "frontend":
         configuration = configuration.replace(
             "onboarding:\n", "onboarding:\nfrontend:\n"
@@ -602,6 +612,7 @@ async def main(report_path: Path, mode: str, shots: Path | None = None) -> None:
             REPO / "custom_components" / "agentic_conversation"
         )
         (custom / "recording_tts").symlink_to(RECORDING_TTS)
+        (custom / "door_camera").symlink_to(DOOR_CAMERA)
         log = open(config / "hass.log", "wb")
 
         def start_hass() -> subprocess.Popen[bytes]:

@@ -1,5 +1,8 @@
 """A real `hass` process, a real client, a real LLM server process (see story.py)."""
 
+import base64
+from pathlib import Path
+import subprocess
 from typing import Any
 
 import pytest
@@ -195,3 +198,28 @@ def test_a_real_llama_cpp_server_answers_with_tools_offered(
     assert turn[-1]["answer"].strip()
     assert hello["speech"] == clean_for_speech(turn[-1]["answer"]).strip()
     assert llama_story["hass_errors"] == []
+
+
+def test_an_automation_gets_structured_data_from_a_camera_snapshot(
+    story: dict[str, Any],
+) -> None:
+    """(f) ai_task.generate_data with a structure and the door camera's snapshot."""
+    assert story["ai_task_created"] == "create_entry"
+    assert story["ai_task_event"] == {"visitor": "a postman", "carries_parcel": True}
+    text, image = story["ai_task_request"]["user_content"]
+    assert text == {"type": "text", "text": "Who is at the door?"}
+    assert image["type"] == "image_url"
+    assert image["image_url"]["url"] == (
+        "data:image/jpeg;base64,"
+        + base64.b64encode(
+            b"\xff\xd8\xff\xe0 the front door, a postman with a parcel"
+        ).decode()
+    )
+    response_format = story["ai_task_request"]["response_format"]
+    assert response_format["type"] == "json_schema"
+    assert response_format["json_schema"]["schema"]["properties"] == {
+        "visitor": {"type": "string"},
+        "carries_parcel": {"type": "boolean"},
+    }
+    # The scripted server's usage, on the task's sensors.
+    assert story["ai_task_tokens"] == ["900", "25"]

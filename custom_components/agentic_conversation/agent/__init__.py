@@ -33,7 +33,8 @@ from .events import (
 from .fallback_provider import FallbackProvider
 from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
-from .messages import Message
+from .messages import Message, UserContent
+from .metered_provider import MeteredProvider
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
@@ -48,6 +49,7 @@ from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
 from .safe_text import safe_data, safe_text
 from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
+from .usage import Usage, UsageCallback
 
 __all__ = [
     "AgenticLoop",
@@ -76,6 +78,7 @@ __all__ = [
     "LoopLimits",
     "LoopResult",
     "Message",
+    "MeteredProvider",
     "OpenAICompatibleProvider",
     "RetryingProvider",
     "Route",
@@ -93,6 +96,9 @@ __all__ = [
     "ToolSpec",
     "ToolValidationError",
     "UnknownToolError",
+    "Usage",
+    "UsageCallback",
+    "UserContent",
     "probe_endpoint",
     "safe_data",
     "safe_text",

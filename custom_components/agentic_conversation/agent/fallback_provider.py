@@ -7,8 +7,9 @@ its breaker is closed.
 """
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 import logging
+from typing import Any
 
 from .errors import (
     LLMAuthError,
@@ -86,6 +87,7 @@ class FallbackProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Ask the primary, else the fallback; see `LLMProvider.complete`."""
         clock = self._clock or asyncio.get_running_loop().time
@@ -108,6 +110,7 @@ class FallbackProvider:
                     on_delta=watch.callback,
                     on_tool_call=watch.tool_callback,
                     timeout=timeout,
+                    response_format=response_format,
                 )
             except LLMError as err:
                 if self._on_primary_outcome is not None:
@@ -142,6 +145,7 @@ class FallbackProvider:
             error,
             reason,
             failure,
+            response_format=response_format,
         )
 
     async def _fall_back(  # noqa: PLR0913, PLR0917 - the call, and why it falls back
@@ -154,6 +158,8 @@ class FallbackProvider:
         error: LLMError,
         reason: str,
         failure: str | None,
+        *,
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Ask the fallback model in the time left; report the route either way."""
         state = self._state
@@ -169,6 +175,7 @@ class FallbackProvider:
                 on_delta=callbacks[0],
                 on_tool_call=callbacks[1],
                 timeout=left,
+                response_format=response_format,
             )
         except LLMError as err:
             _LOGGER.warning("The fallback model failed too: %s", err)

@@ -13,16 +13,17 @@ never exceptions; cancellation is reported and then re-raised.
 """
 
 import asyncio
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 import inspect
 import logging
+from typing import Any
 
 from .composition import FINAL_ANSWER_INSTRUCTION, compose, summarize
 from .context_budget import ContextTooSmallError
 from .errors import LLMError, LLMTimeoutError
 from .events import LLMCallStarted, LoopEvent, LoopFinished, TextDelta
 from .limits import LoopLimits
-from .messages import Message, user_message
+from .messages import Message, UserContent, user_message
 from .provider import LLMProvider, LLMResponse, ToolCallCallback
 from .result import LoopResult, StopReason
 from .tool_calls import ToolDispatcher, ToolSpec
@@ -70,6 +71,7 @@ class AgenticLoop:
         dispatcher: ToolDispatcher,
         limits: LoopLimits = LoopLimits(),
         system_prompt: str | None = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> None:
         """Initialise.
 
@@ -78,15 +80,17 @@ class AgenticLoop:
             dispatcher: Runs the tools the LLM calls.
             limits: Bounds of each turn.
             system_prompt: Sent first; replaces a system message found in history.
+            response_format: The answers' format (structured output), on every call.
         """
         self._provider = provider
         self._dispatcher = dispatcher
         self._limits = limits
         self._system_prompt = system_prompt
+        self._response_format = response_format
 
     async def run(
         self,
-        user_text: str,
+        user_text: UserContent,
         history: Sequence[Message],
         tools: Sequence[ToolSpec],
         *,
@@ -152,7 +156,7 @@ class AgenticLoop:
 
     async def stream(
         self,
-        user_text: str,
+        user_text: UserContent,
         history: Sequence[Message],
         tools: Sequence[ToolSpec],
     ) -> AsyncGenerator[LoopEvent]:
@@ -266,6 +270,7 @@ class AgenticLoop:
                 on_delta=on_delta,
                 on_tool_call=on_tool_call,
                 timeout=max(deadline - loop.time(), 0.0),
+                response_format=self._response_format,
             )
         except LLMTimeoutError as err:
             if loop.time() + _DEADLINE_SLACK >= deadline:

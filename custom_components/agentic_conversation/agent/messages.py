@@ -11,11 +11,13 @@ from typing import Any
 from .safe_text import safe_data, safe_text
 
 type Message = dict[str, Any]
+# What the user says: text, or content parts (text and images, OpenAI's format).
+type UserContent = str | list[dict[str, Any]]
 
 
-def user_message(text: str) -> Message:
+def user_message(content: UserContent) -> Message:
     """A user message."""
-    return {"role": "user", "content": text}
+    return {"role": "user", "content": content}
 
 
 def system_message(text: str) -> Message:

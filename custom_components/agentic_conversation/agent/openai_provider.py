@@ -19,10 +19,11 @@ from .credentials import Redactor, split_credentials
 from .errors import LLMConnectionError, LLMError, LLMFirstTokenTimeoutError
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
-from .openai_response import StreamAssembler, parse_completion
+from .openai_response import StreamAssembler, parse_completion, with_usage
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
 from .text_tool_calls import HeldText, recover_tool_calls
 from .tool_calls import ToolSpec
+from .usage import StreamUsage
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ RESERVED_FIELDS = frozenset(
         "temperature",
         "max_tokens",
         "max_completion_tokens",
+        "response_format",
     }
 )
 
@@ -114,6 +116,7 @@ class OpenAICompatibleProvider:
         self._extra_body = dict(extra_body or {})
         self._extra_headers = dict(extra_headers or {})
         self._client: openai.AsyncOpenAI | None = None
+        self._stream_usage = StreamUsage(model)
         self._prepare_lock = asyncio.Lock()
 
     @property
@@ -212,6 +215,7 @@ class OpenAICompatibleProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Run one chat completion; see `LLMProvider.complete`.
 
@@ -240,6 +244,8 @@ class OpenAICompatibleProvider:
         for field in RESERVED_FIELDS:
             if field != "messages":
                 body.pop(field, None)
+        if response_format is not None:
+            body["response_format"] = dict(response_format)
         if self._extra_headers:
             request["extra_headers"] = self._extra_headers
         if tools:
@@ -265,9 +271,10 @@ class OpenAICompatibleProvider:
         try:
             async with timer:
                 if on_delta is not None and streamed:
-                    return await self._complete_streamed(
+                    response = await self._complete_streamed(
                         request, on_delta, on_tool_call, timer, tools
                     )
+                    return with_usage(response, messages)
                 try:
                     completion = await self._client.chat.completions.create(**request)
                     response = parse_completion(completion)
@@ -282,7 +289,7 @@ class OpenAICompatibleProvider:
             ) from err
         if on_delta is not None and response.text:
             await _call(on_delta, response.text)
-        return response
+        return with_usage(response, messages)
 
     async def _complete_streamed(
         self,
@@ -293,10 +300,9 @@ class OpenAICompatibleProvider:
         tools: Sequence[ToolSpec],
     ) -> LLMResponse:
         assert self._client is not None
-        try:
-            stream = await self._client.chat.completions.create(**request, stream=True)
-        except SDK_ERRORS as err:
-            raise self._classify(err) from err
+        stream = await self._stream_usage.open(
+            self._client.chat.completions.create, request, self._classify
+        )
         assembler = StreamAssembler(on_tool_call)
         # A call written as text must not be spoken before it is recognised.
         held = HeldText() if tools else None
@@ -356,6 +362,7 @@ def with_text_calls(
         tool_calls=found.calls,
         finish_reason=response.finish_reason,
         calls_from_text=True,
+        usage=response.usage,
     )
 
 

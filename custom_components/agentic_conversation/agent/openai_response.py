@@ -4,17 +4,18 @@ Read defensively with getattr: the SDK does not validate responses, and
 OpenAI-compatible servers differ (arguments as objects, missing ids or indexes).
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 import json
 import logging
 from typing import Any
 import uuid
 
 from .errors import LLMBadResponseError
-from .messages import parse_arguments
+from .messages import Message, parse_arguments
 from .provider import LLMResponse, ToolCall
 from .safe_text import safe_text
+from .usage import Usage, estimate, usage_of
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ def parse_completion(completion: Any) -> LLMResponse:
         text=text,
         tool_calls=calls,
         finish_reason=getattr(choices[0], "finish_reason", None),
+        usage=usage_of(completion),
     )
 
 
@@ -119,9 +121,12 @@ class StreamAssembler:
         self._done: dict[int, ToolCall] = {}
         self._ids: set[str] = set()
         self._current: int | None = None
+        self._usage: Usage | None = None
 
     def add(self, chunk: Any) -> str:
         """Take one chunk; return its text delta ("" if none)."""
+        if (usage := usage_of(chunk)) is not None:
+            self._usage = usage  # the last chunk's, with include_usage
         choices = getattr(chunk, "choices", None)
         if not isinstance(choices, list) or not choices:
             return ""  # e.g. the usage chunk at the end
@@ -216,4 +221,13 @@ class StreamAssembler:
             text="".join(self._text),
             tool_calls=calls,
             finish_reason=self._finish_reason,
+            usage=self._usage,
         )
+
+
+def with_usage(response: LLMResponse, messages: Sequence[Message]) -> LLMResponse:
+    """The response with its usage: the server's, else estimated."""
+    if response.usage is not None:
+        return response
+    answer = response.text + "".join(str(c.arguments) for c in response.tool_calls)
+    return replace(response, usage=estimate(messages, answer))

@@ -1,11 +1,12 @@
 """What the loop needs from an LLM: one chat completion, optionally streamed."""
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .messages import Message
 from .tool_calls import ToolSpec
+from .usage import Usage
 
 type DeltaCallback = Callable[[str], Awaitable[None] | None]
 
@@ -35,12 +36,14 @@ class LLMResponse:
         finish_reason: As the server reported it ("stop", "tool_calls", "length", ...).
         calls_from_text: The tool calls were written as text and recovered from it
             (the server's tool parser is not set up).
+        usage: The call's tokens (estimated if the server did not say).
     """
 
     text: str
     tool_calls: list[ToolCall]
     finish_reason: str | None
     calls_from_text: bool = False
+    usage: Usage | None = None
 
 
 # Takes a complete tool call while the answer still streams; must not block.
@@ -62,6 +65,7 @@ class LLMProvider(Protocol):
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Run one chat completion.
 
@@ -73,5 +77,6 @@ class LLMProvider(Protocol):
             on_tool_call: If given, may be called once per tool call as soon as it is
                 complete, before the response is; the response holds the same call.
             timeout: Upper bound in seconds for this call, on top of the provider's own.
+            response_format: The answer's format (e.g. a JSON schema), sent as is.
         """
         ...

@@ -5,10 +5,11 @@ while no text of the call has been streamed: the user would hear it twice.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 import inspect
 import logging
 import random
+from typing import Any
 
 from .errors import LLMConnectionError, LLMError, LLMRateLimitError, LLMServerError
 from .messages import Message
@@ -113,6 +114,7 @@ class RetryingProvider:
         on_delta: DeltaCallback | None = None,
         on_tool_call: ToolCallCallback | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+        response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         """Run the call; once more after a retryable failure; see `LLMProvider`."""
         clock = self._clock or asyncio.get_running_loop().time
@@ -126,6 +128,7 @@ class RetryingProvider:
                 on_delta=watch.callback,
                 on_tool_call=watch.tool_callback,
                 timeout=timeout,
+                response_format=response_format,
             )
         except RETRYABLE as err:
             if watch.streamed:
@@ -143,6 +146,7 @@ class RetryingProvider:
             on_delta=on_delta,
             on_tool_call=on_tool_call,
             timeout=None if left is None else left - delay,
+            response_format=response_format,
         )
 
     def _delay(self, err: LLMError) -> float | None:

@@ -10,6 +10,7 @@ from .events import ToolCallFinished, ToolCallsRequested
 from .limits import LoopLimits
 from .messages import (
     Message,
+    UserContent,
     assistant_message,
     tool_message,
     user_message,
@@ -38,7 +39,7 @@ class Turn:
         self,
         history: Sequence[Message],
         system_prompt: str | None,
-        user_text: str,
+        user_text: UserContent,
         tools: Sequence[ToolSpec],
         limits: LoopLimits = LoopLimits(),
     ) -> None:

@@ -1,0 +1,1 @@
+"""The config flows: a connection, its agents and its AI Task entities."""

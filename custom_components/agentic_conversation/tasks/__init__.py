@@ -1,0 +1,1 @@
+"""AI tasks: data generated for automations, structured and from images."""

@@ -1,0 +1,62 @@
+"""A task's attachments as OpenAI-compatible content parts (images, base64)."""
+
+import base64
+from pathlib import Path
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+
+from ..agent.vision import async_sees_images
+from ..const import DOMAIN
+from ..runtime import AgenticConfigEntry
+
+
+async def async_model_sees_images(entry: AgenticConfigEntry, model: str) -> bool | None:
+    """Whether the server says its model takes images (None: it does not say)."""
+    client = entry.runtime_data.client
+
+    async def fetch(url: str, body: dict[str, Any] | None) -> Any:
+        if body is None:
+            return await client.get(url, cast_to=object)
+        return await client.post(url, cast_to=object, body=body)
+
+    return await async_sees_images(fetch, str(client.base_url), model)
+
+
+def refuse_images(model: str) -> HomeAssistantError:
+    """The error of a task with images for a model its server says cannot see."""
+    return HomeAssistantError(
+        translation_domain=DOMAIN,
+        translation_key="task_model_cannot_see",
+        translation_placeholders={"model": model},
+    )
+
+
+async def async_user_content(
+    hass: HomeAssistant,
+    instructions: str,
+    attachments: list[conversation.Attachment] | None,
+) -> str | list[dict[str, Any]]:
+    """The instructions, with each image as a data-URL part after them."""
+    if not attachments:
+        return instructions
+    parts: list[dict[str, Any]] = [{"type": "text", "text": instructions}]
+    for attachment in attachments:
+        if not attachment.mime_type.startswith("image/"):
+            raise HomeAssistantError(
+                translation_domain=DOMAIN,
+                translation_key="task_attachment_not_image",
+                translation_placeholders={"mime_type": attachment.mime_type},
+            )
+        # HA prepared the file (a media source, a camera snapshot): read it off-loop.
+        data = await hass.async_add_executor_job(Path(attachment.path).read_bytes)
+        encoded = base64.b64encode(data).decode("ascii")
+        parts.append(
+            {
+                "type": "image_url",
+                "image_url": {"url": f"data:{attachment.mime_type};base64,{encoded}"},
+            }
+        )
+    return parts

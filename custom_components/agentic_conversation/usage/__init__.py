@@ -1,0 +1,1 @@
+"""Token usage: counted per agent and AI task, traced, shown as sensors."""

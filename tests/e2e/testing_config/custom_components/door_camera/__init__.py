@@ -1,0 +1,1 @@
+"""A camera whose snapshot is a known picture, for the e2e story (tests only)."""
