@@ -32,8 +32,8 @@ from aiohttp import web
 from devtools.ha_api import HomeAssistantClient, Login, Websocket
 from devtools.llama import start_llama_server
 from devtools.setup_home import async_configure_agent, async_set_agent_options
-from tests.e2e.boot_story import boot_down_story
 from tests.e2e.ai_task_story import AUTOMATION, ai_task_story
+from tests.e2e.boot_story import boot_down_story
 from tests.e2e.frontend_story import frontend_story
 from tests.e2e.mcp_story import mcp_story
 

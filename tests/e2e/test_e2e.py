@@ -1,8 +1,6 @@
 """A real `hass` process, a real client, a real LLM server process (see story.py)."""
 
 import base64
-from pathlib import Path
-import subprocess
 from typing import Any
 
 import pytest
