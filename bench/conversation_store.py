@@ -22,7 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from homeassistant.util import dt as dt_util  # noqa: E402
 
 from bench.harness import home_with_server, machine  # noqa: E402
-from custom_components.agentic_conversation.conversation_store import ConversationStore  # noqa: E402
+from custom_components.agentic_conversation.kept.conversation_store import (
+    ConversationStore,  # noqa: E402
+)
 
 AGENT = "agent"
 

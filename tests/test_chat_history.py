@@ -15,14 +15,14 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.chat_history import (
-    content_to_messages,
-    trim_to_budget,
-)
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_MODEL,
     DOMAIN,
+)
+from custom_components.agentic_conversation.kept.chat_history import (
+    content_to_messages,
+    trim_to_budget,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
 

@@ -28,10 +28,6 @@ from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.config_flow import default_agent_options
-from custom_components.agentic_conversation.confirmation import (
-    CONFIRM_SECONDS,
-    EVENT_ACTION,
-)
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
@@ -40,6 +36,10 @@ from custom_components.agentic_conversation.const import (
     CONF_MODEL,
     DOMAIN,
     LLM_API_ID,
+)
+from custom_components.agentic_conversation.safety.confirmation import (
+    CONFIRM_SECONDS,
+    EVENT_ACTION,
 )
 from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply

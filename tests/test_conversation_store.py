@@ -34,7 +34,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MODEL,
     DOMAIN,
 )
-from custom_components.agentic_conversation.conversation_store import SAVE_DELAY
+from custom_components.agentic_conversation.kept.conversation_store import SAVE_DELAY
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 ENTRY_ID = "connection1"

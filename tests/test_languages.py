@@ -17,11 +17,6 @@ from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from custom_components.agentic_conversation.answers import (
-    Answer,
-    classify,
-    spoken_digits,
-)
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
@@ -32,6 +27,11 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.languages import ANSWER_WORDS, LANGUAGES
 from custom_components.agentic_conversation.languages.numbers import async_load
+from custom_components.agentic_conversation.safety.answers import (
+    Answer,
+    classify,
+    spoken_digits,
+)
 from tests.fake_llm import MODEL, FakeLLM, Reply
 from tests.test_confirmation import (  # the one home with a front door
     LOCK,

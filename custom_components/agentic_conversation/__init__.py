@@ -10,9 +10,9 @@ from homeassistant.helpers.typing import ConfigType
 from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
 from .agents import agent_subentries
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, LOGGER
-from .conversation_store import ConversationStore
 from .endpoint_check import async_start_checks
-from .memory import SHARED_POOL, HouseholdMemory
+from .kept.conversation_store import ConversationStore
+from .kept.memory import SHARED_POOL, HouseholdMemory
 from .redact import redact_url, redactor
 from .routes import async_setup_routes
 from .runtime import (

@@ -21,7 +21,7 @@ from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
 from .replies import async_phrase
-from .risk import intent_effects, risk_of
+from .safety.risk import intent_effects, risk_of
 
 NEEDS_MODEL = "local_needs_model"
 

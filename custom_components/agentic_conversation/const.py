@@ -101,7 +101,7 @@ CONF_ENABLED_TOOLS: Final = "enabled_tools"
 CONF_CONFIRM_ENTITIES: Final = "confirm_entities"
 CONF_CONFIRM_PIN: Final = "confirm_pin"
 
-# Household memory: facts the agent keeps (memory.py); agents that turn sharing on use
+# Household memory: facts the agent keeps (kept/memory.py); agents that turn sharing on use
 # one memory of their connection instead of their own.
 CONF_MEMORY_SHARED: Final = "memory_shared"
 DEFAULT_MEMORY_SHARED: Final = False

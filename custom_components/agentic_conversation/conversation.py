@@ -11,11 +11,11 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import LLMProvider, safe_text
 from .agents import agent_device_info, agent_subentries
-from .confirmation import async_drop_agent
 from .kept.turns import ConversationTurns
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
+from .safety.confirmation import async_drop_agent
 from .turn import TurnContext, async_handle_turn, error_result
 
 # The agent handles conversations concurrently; nothing is polled.

@@ -11,8 +11,8 @@ from homeassistant.components.logbook.const import (
 from homeassistant.components.logbook.models import LazyEventPartialState
 from homeassistant.core import HomeAssistant, callback
 
-from .confirmation import EVENT_ACTION
 from .const import DOMAIN
+from .safety.confirmation import EVENT_ACTION
 
 _OUTCOMES = {
     "held": "waits for confirmation to",

@@ -26,11 +26,11 @@ from .agent import (
     StopReason,
 )
 from .agent.server_errors import SetupFault, server_problem
-from .confirmation import Ask
 from .const import DOMAIN
 from .done_actions import Action, actions_done
 from .languages import base_language
 from .languages.numbers import async_load as async_load_number_words
+from .safety.confirmation import Ask
 
 
 class Problem(StrEnum):

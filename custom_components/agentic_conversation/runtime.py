@@ -10,8 +10,8 @@ from homeassistant.helpers.storage import Store
 
 from .agent import EndpointCapabilities, RouteState
 from .const import DOMAIN
-from .conversation_store import ConversationStore
-from .memory import HouseholdMemory
+from .kept.conversation_store import ConversationStore
+from .kept.memory import HouseholdMemory
 from .usage.meter import UsageMeter
 
 

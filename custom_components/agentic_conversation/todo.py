@@ -14,7 +14,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agents import agent_device_info, agent_subentries
 from .const import DOMAIN
-from .memory import AgentMemory, MemoryLimitError, agent_memory
+from .kept.memory import AgentMemory, MemoryLimitError, agent_memory
 from .runtime import AgenticConfigEntry
 
 # Changes come from the memory, not from polling.

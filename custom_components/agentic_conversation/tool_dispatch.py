@@ -21,9 +21,9 @@ from homeassistant.helpers import intent, llm
 from homeassistant.helpers.service import async_get_cached_service_description
 
 from .agent import ToolHeldError, ToolSpec, ToolValidationError
-from .confirmation import HELD_MESSAGE
-from .risk import intent_effects
+from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
+from .safety.risk import intent_effects
 from .tool_options import gate_of
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref

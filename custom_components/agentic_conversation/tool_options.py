@@ -13,7 +13,6 @@ from typing import Any, Self
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.helpers import llm
 
-from .confirmation import ConfirmationGate
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_ENABLED_TOOLS,
@@ -21,7 +20,8 @@ from .const import (
     DEFAULT_ALLOWED_SERVICES,
     DEFAULT_ENABLED_TOOLS,
 )
-from .memory import AgentMemory
+from .kept.memory import AgentMemory
+from .safety.confirmation import ConfirmationGate
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,8 @@ from homeassistant.setup import EventComponentLoaded
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import CONF_CONFIRM_ENTITIES, DOMAIN, LOGGER
-from ..risk import OPENING_COVER_CLASSES, risks_behind
 from .effects import RUN_SERVICE, Effect
+from .risk import OPENING_COVER_CLASSES, risks_behind
 
 ISSUE_ID = "prefer_local_risky"
 ASSISTANT = "conversation"  # whose exposure settings HA's own agent follows

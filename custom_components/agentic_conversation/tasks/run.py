@@ -17,7 +17,6 @@ from ..agent import (
     StopReason,
 )
 from ..agent.messages import system_message, user_message
-from ..confirmation import ConfirmationGate
 from ..const import (
     CONF_TASK_TIMEOUT,
     DEFAULT_MAX_ITERATIONS,
@@ -27,6 +26,7 @@ from ..const import (
     LOGGER,
 )
 from ..redact import redact_url
+from ..safety.confirmation import ConfirmationGate
 from ..tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
 from ..tool_options import AgenticLLMContext, ToolOptions
 from .attachments import async_user_content

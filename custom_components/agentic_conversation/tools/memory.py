@@ -1,6 +1,6 @@
 """`remember`, `forget` and `recall`: facts our agent keeps between conversations.
 
-The facts are in the agent's memory (memory.py), which reaches the tools through our
+The facts are in the agent's memory (kept/memory.py), which reaches the tools through our
 agent's LLM context; other callers have no memory and get an error.
 """
 
@@ -13,7 +13,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..const import DOMAIN, TOOL_FORGET, TOOL_RECALL, TOOL_REMEMBER
-from ..memory import MAX_FACT_CHARS, AgentMemory, Fact, MemoryLimitError
+from ..kept.memory import MAX_FACT_CHARS, AgentMemory, Fact, MemoryLimitError
 from ..tool_options import memory_of
 from .errors import refuse
 

@@ -36,8 +36,8 @@ from homeassistant.helpers.target import (
     async_extract_referenced_entity_ids,
 )
 
-from ..confirmation import HELD_MESSAGE, gate_refuses
 from ..const import DOMAIN, TOOL_CALL_SERVICE
+from ..safety.confirmation import HELD_MESSAGE, gate_refuses
 from ..safety.effects import service_effects
 from ..tool_options import gate_of, tool_options_of
 from .entities import describe_entity, entity_refs, is_exposed, resolve_entity_ref

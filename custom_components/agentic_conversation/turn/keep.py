@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 
 from ..agent import Message
-from ..chat_history import content_to_messages
 from ..const import CONF_DEVICE_CONTINUITY, DEFAULT_DEVICE_CONTINUITY
-from ..conversation_store import limits_of
+from ..kept.chat_history import content_to_messages
+from ..kept.conversation_store import limits_of
 from .context import TurnContext
 
 

@@ -4,10 +4,10 @@ from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.exceptions import Unauthorized
 
-from ..confirmation import ConfirmationGate
 from ..const import CONF_CONFIRM_ENTITIES, DOMAIN
-from ..memory import agent_memory, join_prompts, memory_prompt, without_facts
+from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
 from ..replies import Fallback, Problem, async_render
+from ..safety.confirmation import ConfirmationGate
 from ..tool_options import AgenticLLMContext, ToolOptions
 from .context import TurnContext
 from .reply import Ending

@@ -32,8 +32,6 @@ from ..agent import (
     ToolCallRecord,
     ToolCallsRequested,
 )
-from ..chat_history import trim_to_budget
-from ..confirmation import Asker, asks, async_hold
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -56,6 +54,7 @@ from ..const import (
     LOGGER,
 )
 from ..done_actions import actions_done
+from ..kept.chat_history import trim_to_budget
 from ..languages import understood
 from ..replies import (
     Fallback,
@@ -66,6 +65,7 @@ from ..replies import (
     async_render_question,
     fallback_for,
 )
+from ..safety.confirmation import Asker, asks, async_hold
 from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from ..tool_options import gate_of

@@ -16,8 +16,10 @@ from homeassistant.util.ulid import ulid_now
 
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
-from ..answers import Answer, classify, pin_matches, spoken_digits
-from ..confirmation import (
+from ..done_actions import Action, actions_done
+from ..replies import async_phrase, async_render_done
+from ..safety.answers import Answer, classify, pin_matches, spoken_digits
+from ..safety.confirmation import (
     Asker,
     HeldAction,
     Outcome,
@@ -26,8 +28,6 @@ from ..confirmation import (
     async_take,
     fire_events,
 )
-from ..done_actions import Action, actions_done
-from ..replies import async_phrase, async_render_done
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types
 from .context import TurnContext
 from .model_route import read_only_tools, tool_result_delta

@@ -13,7 +13,7 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.helpers.json import json_encoder_default
 
-from .agent import CHARS_PER_TOKEN, Message
+from ..agent import CHARS_PER_TOKEN, Message
 
 
 def content_to_messages(

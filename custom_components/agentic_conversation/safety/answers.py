@@ -9,8 +9,8 @@ English ones are understood in every language, since people say "okay" everywher
 from enum import StrEnum
 import hmac
 
-from .languages import ANSWER_WORDS, base_language, normalize
-from .languages.numbers import number_words
+from ..languages import ANSWER_WORDS, base_language, normalize
+from ..languages.numbers import number_words
 
 
 class Answer(StrEnum):

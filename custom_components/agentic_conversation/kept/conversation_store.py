@@ -14,9 +14,8 @@ from typing import Any
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.util import dt as dt_util
 
-from .agent import Message, safe_data
-from .chat_history import trim_to_budget
-from .const import (
+from ..agent import Message, safe_data
+from ..const import (
     CONF_CONVERSATION_EXPIRY,
     CONF_HISTORY_TOKENS,
     CONF_MAX_CONVERSATIONS,
@@ -25,7 +24,8 @@ from .const import (
     DEFAULT_MAX_CONVERSATIONS,
     DOMAIN,
 )
-from .kept.store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
+from .chat_history import trim_to_budget
+from .store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
 
 STORAGE_VERSION = 1
 SAVE_DELAY = 10.0

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 
-from .agent import safe_text
-from .const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN
-from .kept.store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
+from ..agent import safe_text
+from ..const import CONF_MEMORY_SHARED, DEFAULT_MEMORY_SHARED, DOMAIN
+from .store_file import KeptFile, KeptStore, async_load_kept, async_set_aside
 
 if TYPE_CHECKING:
-    from .runtime import AgenticConfigEntry
+    from ..runtime import AgenticConfigEntry
 
 STORAGE_VERSION = 1
 SHARED_POOL = "shared"

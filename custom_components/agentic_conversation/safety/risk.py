@@ -16,13 +16,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 
-from .safety.effects import (
-    PRESS_OPENER,
-    UNKNOWN_SERVICE,
-    Effect,
-    runnable_effects,
-    runs,
-)
+from .effects import PRESS_OPENER, UNKNOWN_SERVICE, Effect, runnable_effects, runs
 
 # Covers that let people in.
 OPENING_COVER_CLASSES = frozenset({"garage", "gate", "door"})

@@ -21,9 +21,9 @@ from homeassistant.helpers.event import async_call_later
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
-from .const import DOMAIN, LOGGER
+from ..const import DOMAIN, LOGGER
+from .effects import Effect
 from .risk import RiskKind, risk_of, risks_behind
-from .safety.effects import Effect
 
 CONFIRM_SECONDS = 60
 _KEEP_EXPIRED_SECONDS = 600
