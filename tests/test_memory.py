@@ -15,7 +15,6 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import issue_registry as ir, llm
 
-from custom_components.agentic_conversation.kept import memory as memory_module
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
@@ -24,6 +23,7 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     LLM_API_ID,
 )
+from custom_components.agentic_conversation.kept import memory as memory_module
 from custom_components.agentic_conversation.kept.memory import Fact, facts_prompt
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
