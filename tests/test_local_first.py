@@ -1,0 +1,233 @@
+"""Local first: what Home Assistant understands is done without the model, safely.
+
+Through every door (async_converse, the dashboard's websocket, a satellite's
+pipeline): a plain command changes the light with no request to the model; "unlock the
+front door" is held and asked, and "yes" unlocks it; a chat sentence reaches the
+model, whose request carries the locally handled turns; a command HA cannot place goes
+to the model, never "Sorry, I couldn't understand that".
+"""
+
+import json
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from custom_components.agentic_conversation.const import (
+    CONF_BASE_URL,
+    CONF_LOCAL_FIRST,
+    CONF_MODEL,
+    DOMAIN,
+)
+from tests.acceptance.home import async_build_home, states
+from tests.across_releases import offered_name
+from tests.assist_pipeline import RecordingTTS, door_to
+from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.test_confirmation import NEW_AGENT_APIS
+
+CEILING = "light.kitchen_ceiling"
+DOOR = "lock.front_door"
+JOKE = "Why did the lamp blush? It saw the switch."
+DOORS = ["async_converse", "websocket", "pipeline"]
+
+
+@pytest.fixture
+async def home(ha_core: HomeAssistant) -> HomeAssistant:
+    """The acceptance table's home: lights, a fan, curtains, the front door locked."""
+    await async_build_home(ha_core)
+    return ha_core
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_LLM_HASS_API: NEW_AGENT_APIS,
+                    CONF_LOCAL_FIRST: True,
+                    **options,
+                },
+                subentry_type="conversation",
+                title="Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    return "conversation.agent"
+
+
+def _speech(result: dict[str, Any]) -> str:
+    return str(result["response"]["speech"]["plain"]["speech"])
+
+
+def _route_sensor(hass: HomeAssistant) -> str:
+    entity_id = next(
+        e.entity_id
+        for e in er.async_get(hass).entities.values()
+        if e.platform == DOMAIN
+        and e.domain == "sensor"
+        and e.unique_id.endswith("-route")
+    )
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_commands_locally_risky_asked_chat_to_the_model(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
+) -> None:
+    """The exact words, the states, and what the model was (not) asked."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    before = states(hass)
+
+    done = await ask("turn on the kitchen ceiling", None)
+    conversation_id = done["conversation_id"]
+
+    assert _speech(done) == "Turned on the light"
+    assert states(hass) == before | {CEILING: "on"}
+    assert fake_llm.requests == []
+    assert _route_sensor(hass) == "local"
+
+    asked = await ask("unlock the front door", conversation_id)
+
+    assert _speech(asked) == "Shall I unlock Front door?"
+    assert asked["continue_conversation"] is True
+    assert asked["conversation_id"] == conversation_id
+    assert states(hass) == before | {CEILING: "on"}  # still locked
+    assert fake_llm.requests == []
+
+    unlocked = await ask("yes", conversation_id)
+
+    assert _speech(unlocked) == "I unlocked Front door."
+    assert states(hass) == before | {CEILING: "on", DOOR: "unlocked"}
+    assert fake_llm.requests == []
+
+    fake_llm.script([Reply.text(JOKE)])
+    joke = await ask("tell me a joke", conversation_id)
+
+    assert _speech(joke) == JOKE
+    (request,) = fake_llm.requests
+    # The locally handled turns are in the model's history, under offered names.
+    turn_on = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    turn_off = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOff")
+    history = [
+        (
+            m["role"],
+            m.get("content"),
+            [c["function"]["name"] for c in m.get("tool_calls", [])],
+        )
+        for m in request["messages"][1:]
+    ]
+    results = [
+        json.loads(m["content"]) for m in request["messages"] if m["role"] == "tool"
+    ]
+    assert [(role, text if role != "tool" else None, calls) for role, text, calls in history] == [
+        ("user", "turn on the kitchen ceiling", []),
+        ("assistant", "", [turn_on]),
+        ("tool", None, []),
+        ("assistant", "Turned on the light", []),
+        ("user", "unlock the front door", []),
+        ("assistant", "Shall I unlock Front door?", []),
+        ("user", "yes", []),
+        ("assistant", "", [turn_off]),
+        ("tool", None, []),
+        ("assistant", "I unlocked Front door.", []),
+        ("user", "tell me a joke", []),
+    ]  # fmt: skip
+    assert results[0]["speech"]["plain"]["speech"] == "Turned on the light"
+    assert results[0]["data"]["success"][0]["name"] == "Kitchen ceiling"
+    assert _route_sensor(hass) == "ok"
+    if door == "pipeline":
+        assert recorder.said == [
+            "Turned on the light",
+            "Shall I unlock Front door?",
+            "I unlocked Front door.",
+            JOKE,
+        ]
+
+
+async def test_what_ha_cannot_place_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No such device, or not a command: the model answers, as if the option were off."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+    fake_llm.script([Reply.text("There is no garage light."), Reply.text(JOKE)])
+
+    for text, heard in (
+        ("turn on the garage light", "There is no garage light."),
+        ("tell me a joke", JOKE),
+    ):
+        result = await conversation.async_converse(
+            hass, text, None, Context(), language="en", agent_id=agent
+        )
+        assert result.response.speech["plain"]["speech"] == heard
+
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == [
+        "turn on the garage light",
+        "tell me a joke",
+    ]
+    # The failed attempt left nothing in the model's history.
+    assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
+    assert states(hass) == before
+    events = trace.async_get_traces()[-2].as_dict()["events"]
+    details = [
+        e["data"]
+        for e in events
+        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert [d for d in details if "local_first" in d] == [
+        {"local_first": "no_target", "intents": []}
+    ]
+
+
+async def test_off_every_command_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent saved before the option existed is unchanged."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: False})
+    name = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    fake_llm.script(
+        [Reply.tool_calls([(name, {"name": "Kitchen ceiling"})]), Reply.text("Done.")]
+    )
+
+    result = await conversation.async_converse(
+        hass,
+        "turn on the kitchen ceiling",
+        None,
+        Context(),
+        language="en",
+        agent_id=agent,
+    )
+
+    assert result.response.speech["plain"]["speech"] == "Done."
+    assert hass.states.get(CEILING).state == "on"  # type: ignore[union-attr]
+    assert len(fake_llm.requests) == 2
