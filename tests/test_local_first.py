@@ -22,13 +22,20 @@ from homeassistant.components.conversation import trace
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
 
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
     CONF_LOCAL_FIRST,
     CONF_MODEL,
     DOMAIN,
+    LLM_API_ID,
 )
 from tests.acceptance.home import async_build_home, states
 from tests.across_releases import offered_name
@@ -231,3 +238,97 @@ async def test_off_every_command_goes_to_the_model(
     assert result.response.speech["plain"]["speech"] == "Done."
     assert hass.states.get(CEILING).state == "on"  # type: ignore[union-attr]
     assert len(fake_llm.requests) == 2
+
+
+async def test_ask_before_list_and_pin_are_asked_locally(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The agent's own risk settings hold: its list asks, its PIN replaces "yes"."""
+    hass = home
+    agent = await _agent(
+        hass,
+        fake_llm,
+        **{CONF_CONFIRM_ENTITIES: ["switch.coffee_maker"], CONF_CONFIRM_PIN: "4711"},
+    )
+    before = states(hass)
+
+    asked = await _converse(hass, agent, "turn on the coffee maker")
+    assert _speech(asked.as_dict()) == "Shall I turn on Coffee maker?"
+    done = await _converse(hass, agent, "yes", asked.conversation_id)
+    assert _speech(done.as_dict()) == "I turned on Coffee maker."
+    assert states(hass) == before | {"switch.coffee_maker": "on"}
+
+    asked = await _converse(hass, agent, "unlock the front door")
+    assert _speech(asked.as_dict()) == (
+        "Shall I unlock Front door? Please say the PIN to confirm."
+    )
+    refused = await _converse(hass, agent, "yes", asked.conversation_id)
+    assert _speech(refused.as_dict()) == (
+        "That needs the PIN, so I did nothing. Please ask again and say the PIN."
+    )
+    assert states(hass)[DOOR] == "locked"
+    asked = await _converse(hass, agent, "unlock the front door")
+    done = await _converse(hass, agent, "4711", asked.conversation_id)
+    assert _speech(done.as_dict()) == "I unlocked Front door."
+    assert states(hass)[DOOR] == "unlocked"
+    assert fake_llm.requests == []
+
+
+async def test_a_risky_command_without_an_intent_tool_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Only our own tools (no intents to hold it as): the model has the words."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: [LLM_API_ID]})
+    fake_llm.script([Reply.text("I can't do that.")])
+
+    result = await _converse(hass, agent, "unlock the front door")
+
+    assert _speech(result.as_dict()) == "I can't do that."
+    assert states(hass)[DOOR] == "locked"
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == [
+        "unlock the front door"
+    ]
+
+
+async def test_a_satellite_in_the_kitchen_turns_on_the_kitchen_lights(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A kitchen satellite says "turn on the lights": its area, no model call."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    config_entry = MockConfigEntry(domain="satellite_test")
+    config_entry.add_to_hass(hass)
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=config_entry.entry_id, identifiers={("satellite_test", "k")}
+    )
+    kitchen = next(
+        a for a in ar.async_get(hass).async_list_areas() if a.name == "Kitchen"
+    )
+    dr.async_get(hass).async_update_device(device.id, area_id=kitchen.id)
+    before = states(hass)
+
+    result = await conversation.async_converse(
+        hass,
+        "turn on the lights",
+        None,
+        Context(),
+        language="en",
+        agent_id=agent,
+        device_id=device.id,
+    )
+
+    assert _speech(result.as_dict()) == "Turned on the lights"
+    assert states(hass) == before | {
+        CEILING: "on",
+        "light.kitchen_spots": "on",
+    }
+    assert fake_llm.requests == []
+
+
+async def _converse(
+    hass: HomeAssistant, agent: str, text: str, conversation_id: str | None = None
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass, text, conversation_id, Context(), language="en", agent_id=agent
+    )
