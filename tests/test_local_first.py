@@ -19,8 +19,7 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
@@ -29,19 +28,17 @@ from homeassistant.helpers import (
 )
 
 from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_LOCAL_FIRST,
-    CONF_MODEL,
     DOMAIN,
     LLM_API_ID,
 )
 from tests.acceptance.home import async_build_home, states
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, door_to
-from tests.fake_llm import MODEL, FakeLLM, Reply
-from tests.test_confirmation import NEW_AGENT_APIS
+from tests.fake_llm import FakeLLM, Reply
+from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
 
 CEILING = "light.kitchen_ceiling"
 DOOR = "lock.front_door"
@@ -57,27 +54,8 @@ async def home(ha_core: HomeAssistant) -> HomeAssistant:
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: NEW_AGENT_APIS,
-                    CONF_LOCAL_FIRST: True,
-                    **options,
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done(wait_background_tasks=True)
-    return "conversation.agent"
+    """An agent of the default APIs with local first on (unless told otherwise)."""
+    return await confirmation_agent(hass, server, **{CONF_LOCAL_FIRST: True, **options})
 
 
 def _speech(result: dict[str, Any]) -> str:

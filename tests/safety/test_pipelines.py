@@ -98,6 +98,26 @@ def _issue(hass: HomeAssistant) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_ID)
 
 
+async def _fix(client: Any, step: str) -> dict[str, Any]:
+    """Fix the Repair through the HTTP API the frontend uses; the step's form."""
+    resp = await client.post(
+        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
+    )
+    assert resp.status == 200
+    flow = await resp.json()
+    assert flow["type"] == "menu"
+    assert flow["menu_options"] == ["use_local_first", "turn_off_prefer_local"]
+    resp = await client.post(
+        f"/api/repairs/issues/fix/{flow['flow_id']}", json={"next_step_id": step}
+    )
+    form: dict[str, Any] = await resp.json()
+    assert form["type"] == "form"
+    assert form["step_id"] == step
+    resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
+    assert (await resp.json())["type"] == "create_entry"
+    return form
+
+
 async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
     locked: HomeAssistant,
     fake_llm: FakeLLM,
@@ -129,23 +149,7 @@ async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
         "entities": "Front door",
     }
 
-    client = await hass_client()
-    resp = await client.post(
-        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
-    )
-    assert resp.status == 200
-    flow = await resp.json()
-    assert flow["type"] == "menu"
-    assert flow["menu_options"] == ["use_local_first", "turn_off_prefer_local"]
-    resp = await client.post(
-        f"/api/repairs/issues/fix/{flow['flow_id']}",
-        json={"next_step_id": "turn_off_prefer_local"},
-    )
-    flow = await resp.json()
-    assert flow["type"] == "form"
-    assert flow["step_id"] == "turn_off_prefer_local"
-    resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
-    assert (await resp.json())["type"] == "create_entry"
+    await _fix(await hass_client(), "turn_off_prefer_local")
     await hass.async_block_till_done()
 
     assert not await _prefers_local(ws, kitchen)
@@ -226,24 +230,11 @@ async def test_the_fix_can_hand_the_speed_to_the_agent(
     (subentry_id,) = entry.subentries
     assert CONF_LOCAL_FIRST not in entry.subentries[subentry_id].data
 
-    client = await hass_client()
-    resp = await client.post(
-        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
-    )
-    flow = await resp.json()
-    resp = await client.post(
-        f"/api/repairs/issues/fix/{flow['flow_id']}",
-        json={"next_step_id": "use_local_first"},
-    )
-    flow = await resp.json()
-    assert flow["type"] == "form"
-    assert flow["step_id"] == "use_local_first"
-    assert flow["description_placeholders"] == {
+    form = await _fix(await hass_client(), "use_local_first")
+    assert form["description_placeholders"] == {
         "pipelines": "Kitchen satellite",
         "agents": "Agent",
     }
-    resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
-    assert (await resp.json())["type"] == "create_entry"
     await hass.async_block_till_done(wait_background_tasks=True)
 
     assert entry.subentries[subentry_id].data[CONF_LOCAL_FIRST] is True
