@@ -147,6 +147,7 @@ async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
     assert issue.translation_placeholders == {
         "pipelines": "Kitchen satellite, Hall satellite",
         "entities": "Front door",
+        "agents": "Agent",
     }
 
     await _fix(await hass_client(), "turn_off_prefer_local")
@@ -209,6 +210,7 @@ async def test_the_agents_ask_before_list_counts(
     assert issue.translation_placeholders == {
         "pipelines": "Kitchen satellite",
         "entities": "Heater",
+        "agents": "Agent",
     }
 
 

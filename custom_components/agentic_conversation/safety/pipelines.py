@@ -147,6 +147,8 @@ def async_check_pipelines(hass: HomeAssistant) -> None:
         translation_placeholders={
             "pipelines": ", ".join(p.name for p in pipelines),
             "entities": shown,
+            # For the fix that hands the speed to the agents themselves.
+            "agents": ", ".join(_agent_names(hass, pipelines)),
         },
     )
 
