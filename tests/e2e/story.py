@@ -343,7 +343,9 @@ async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
                 "should_expose": True,
             }
         )
-    await async_configure_agent(client, base_url)
+    entry = await async_configure_agent(client, base_url)
+    # The story is about the model's turns: commands go to it, not to HA's recognition.
+    await async_set_agent_options(client, entry["entry_id"], local_first=False)
     async with client.websocket() as ws:
         states = await ws.call({"type": "get_states"})
         agent = next(
