@@ -354,6 +354,11 @@ async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
             if s["entity_id"].startswith("conversation.")
             and s["entity_id"] != "conversation.home_assistant"
         )
+        for _ in range(100):  # the option's change reloads the connection
+            listed = await ws.call({"type": "conversation/agent/list"})
+            if any(a["id"] == agent for a in listed["agents"]):
+                break
+            await asyncio.sleep(0.1)
         pipeline = await ws.call(
             {
                 "type": "assist_pipeline/pipeline/create",
