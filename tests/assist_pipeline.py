@@ -4,7 +4,7 @@ Once text has streamed into the chat log, a pipeline with a streaming-input TTS 
 only the chat log's assistant deltas; the recorder keeps exactly what it was asked to say.
 """
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -18,16 +18,19 @@ from pytest_homeassistant_custom_component.common import (
     mock_platform,
 )
 
-from homeassistant.components import tts
+from homeassistant.components import conversation, tts
 from homeassistant.components.tts.const import DATA_TTS_MANAGER
 from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.config_entries import ConfigEntry, ConfigFlow
 from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.setup import async_setup_component
 
 TTS_DOMAIN = "recording_tts"
+
+type Ask = Callable[[str, str | None], Awaitable[dict[str, Any]]]
+"""Say a sentence (in a conversation); the result as HA's websocket API sends it."""
 
 
 class RecordingTTS(tts.TextToSpeechEntity):
@@ -174,3 +177,53 @@ async def run_pipeline(
     assert response.status == 200
     await response.read()
     return intent_output, url
+
+
+async def door_to(
+    hass: HomeAssistant,
+    door: str,
+    agent: str,
+    hass_ws_client: Any,
+    hass_client: Any,
+) -> Ask:
+    """How the sentences are said: HA's Python API, the dashboard, a satellite."""
+    if door == "async_converse":
+
+        async def converse(text: str, conversation_id: str | None) -> dict[str, Any]:
+            result = await conversation.async_converse(
+                hass, text, conversation_id, Context(), language="en", agent_id=agent
+            )
+            return result.as_dict()
+
+        return converse
+    if door == "pipeline":  # before the client: it freezes HA's HTTP routes
+        assert await async_setup_component(hass, "assist_pipeline", {})
+    ws = await hass_ws_client(hass)
+    if door == "websocket":
+
+        async def dashboard(text: str, conversation_id: str | None) -> dict[str, Any]:
+            await ws.send_json_auto_id(
+                {
+                    "type": "conversation/process",
+                    "text": text,
+                    "conversation_id": conversation_id,
+                    "agent_id": agent,
+                    "language": "en",
+                }
+            )
+            msg = await ws.receive_json()
+            assert msg["success"], msg
+            result: dict[str, Any] = msg["result"]
+            return result
+
+        return dashboard
+    await use_pipeline(ws, agent)
+    http = await hass_client()
+
+    async def satellite(text: str, conversation_id: str | None) -> dict[str, Any]:
+        output, _ = await run_pipeline(
+            hass, ws, http, text, conversation_id=conversation_id
+        )
+        return output
+
+    return satellite

@@ -30,6 +30,7 @@ from custom_components.agentic_conversation.config_flow import default_agent_opt
 from custom_components.agentic_conversation.const import (
     COMPACT_API_ID,
     CONF_BASE_URL,
+    CONF_LOCAL_FIRST,
     DOMAIN,
     LLM_API_ID,
 )
@@ -72,8 +73,11 @@ async def home(ha_core: HomeAssistant) -> HomeAssistant:
 async def _agent(
     hass: HomeAssistant, server: FakeLLM, apis: list[str] | None = None
 ) -> str:
-    """A new agent as the config flow makes it (other APIs, if given)."""
-    options = default_agent_options([MODEL])
+    """A new agent as the config flow makes it (other APIs, if given).
+
+    Local first off: these tests are about what the model gets and does.
+    """
+    options = default_agent_options([MODEL]) | {CONF_LOCAL_FIRST: False}
     if apis is not None:
         options[CONF_LLM_HASS_API] = apis
     entry = MockConfigEntry(

@@ -30,6 +30,7 @@ from custom_components.agentic_conversation.const import (
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
+    CONF_LOCAL_FIRST,
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -471,6 +472,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_MAX_CONVERSATIONS: 100,
         CONF_DEVICE_CONTINUITY: False,
         CONF_LOCAL_FALLBACK: True,
+        CONF_LOCAL_FIRST: True,  # new agents: see docs/configuration.md
         CONF_MEMORY_SHARED: False,
         CONF_FIRST_TOKEN_TIMEOUT: 5,
         CONF_WAIT_PHRASE_AFTER: 0,
@@ -836,6 +838,7 @@ async def test_an_old_flat_agent_opens_with_its_values_and_saves_flat(
         **OLD_FLAT_AGENT,
         CONF_RECOMMENDED: False,
         CONF_WAIT_PHRASE_AFTER: 0,  # an option added since: saved at its default
+        CONF_LOCAL_FIRST: True,  # the same, shown on before saving
     }
 
 

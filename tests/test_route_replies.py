@@ -8,11 +8,10 @@ and an Assist pipeline (a satellite). Each reply is checked word for word, with 
 response type, its conversation id, and the light's state after it.
 """
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 import json
-from typing import Any
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -25,7 +24,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
@@ -36,7 +35,7 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
 )
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 LIGHTS = "light.kitchen_lights"
@@ -44,9 +43,6 @@ JOKE = "Why did the lamp blush? It saw the switch."
 DOWN = "I can't reach the AI service right now. Please check that it is running."
 HELLO = "Hello from Home Assistant."  # HA's own agent knows "hello"
 LOCAL = "The AI service isn't available, so I used the basic assistant: "
-
-type Ask = Callable[[str, str | None], Awaitable[dict[str, Any]]]
-"""Say a sentence (in a conversation); the result as HA's websocket API sends it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +183,7 @@ async def test_every_sentence_is_answered_on_every_route(
         fake_llm.script([Reply.text(JOKE)])
     else:
         await fake_llm.close()  # the server is gone: connections are refused
-    ask = await _door(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
 
     conversation_id: str | None = None
     for heard in ROUTES[route]:
@@ -237,53 +233,3 @@ async def test_every_sentence_is_answered_on_every_route(
         assert results[2]["speech_slots"]["time"][:5] in {
             t.strftime("%H:%M") for t in _moments()
         }
-
-
-async def _door(
-    hass: HomeAssistant,
-    door: str,
-    agent: str,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-) -> Ask:
-    """How the sentences are said: HA's Python API, the dashboard, a satellite."""
-    if door == "async_converse":
-
-        async def converse(text: str, conversation_id: str | None) -> dict[str, Any]:
-            result = await conversation.async_converse(
-                hass, text, conversation_id, Context(), language="en", agent_id=agent
-            )
-            return result.as_dict()
-
-        return converse
-    if door == "pipeline":  # before the client: it freezes HA's HTTP routes
-        assert await async_setup_component(hass, "assist_pipeline", {})
-    ws = await hass_ws_client(hass)
-    if door == "websocket":
-
-        async def dashboard(text: str, conversation_id: str | None) -> dict[str, Any]:
-            await ws.send_json_auto_id(
-                {
-                    "type": "conversation/process",
-                    "text": text,
-                    "conversation_id": conversation_id,
-                    "agent_id": agent,
-                    "language": "en",
-                }
-            )
-            msg = await ws.receive_json()
-            assert msg["success"], msg
-            result: dict[str, Any] = msg["result"]
-            return result
-
-        return dashboard
-    await use_pipeline(ws, agent)
-    http = await hass_client()
-
-    async def satellite(text: str, conversation_id: str | None) -> dict[str, Any]:
-        output, _ = await run_pipeline(
-            hass, ws, http, text, conversation_id=conversation_id
-        )
-        return output
-
-    return satellite

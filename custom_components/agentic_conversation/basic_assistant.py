@@ -44,6 +44,8 @@ class LocalOutcome:
     speech: str | None = None
     intents: list[str] = field(default_factory=list)  # every one recognised, in order
     risky: list[str] = field(default_factory=list)  # those held back
+    held: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Each intent held back, with its slot values: what a "yes" would run."""
 
     @property
     def answered(self) -> bool:
@@ -85,7 +87,7 @@ async def async_run_local_route(
     llm_context = user_input.as_llm_context(DOMAIN)
     language = user_input.language or hass.config.language
     recognised: list[str] = []
-    held: list[str] = []
+    held: list[tuple[str, dict[str, Any]]] = []
 
     async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
         recognised.append(name)
@@ -94,7 +96,7 @@ async def async_run_local_route(
         if not any(risk_of(hass, effect, asked_before) for effect in effects):
             return None
         LOGGER.info("Not letting the basic assistant run %s: it needs the model", name)
-        held.append(name)
+        held.append((name, arguments))
         refused = intent.IntentResponse(language=language)
         refused.async_set_error(
             intent.IntentResponseErrorCode.FAILED_TO_HANDLE,
@@ -107,26 +109,30 @@ async def async_run_local_route(
         response = await async_default_agent_response(hass, user_input, chat_log)
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
-        return LocalOutcome(LocalStatus.FAILED, None, recognised, held)
+        return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
     finally:
         _GUARD.reset(token)
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
         refusal = await async_phrase(hass, language, NEEDS_MODEL)
-        return LocalOutcome(LocalStatus.RISKY, refusal, recognised, held)
+        return LocalOutcome(LocalStatus.RISKY, refusal, recognised, _names(held), held)
     if response is None:
-        return LocalOutcome(LocalStatus.NO_MATCH, None, recognised, held)
+        return LocalOutcome(LocalStatus.NO_MATCH, None, recognised)
     speech = response.speech.get("plain", {}).get("speech")
     text = speech.strip() if isinstance(speech, str) and speech.strip() else None
     if response.response_type is not intent.IntentResponseType.ERROR:
-        return LocalOutcome(LocalStatus.DONE, text, recognised, held)
+        return LocalOutcome(LocalStatus.DONE, text, recognised)
     LOGGER.info("The basic assistant answered with an error: %s", text)
     status = {
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,
         intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
     }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
-    return LocalOutcome(status, text, recognised, held)
+    return LocalOutcome(status, text, recognised)
+
+
+def _names(held: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    return [name for name, _arguments in held]
 
 
 async def async_default_agent_response(

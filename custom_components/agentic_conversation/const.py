@@ -64,6 +64,12 @@ DEFAULT_FIRST_TOKEN_TIMEOUT: Final = 5
 # When no LLM answers, Home Assistant's own agent handles the words (no risky actions).
 CONF_LOCAL_FALLBACK: Final = "local_fallback"
 DEFAULT_LOCAL_FALLBACK: Final = True
+# Each turn first tries what Home Assistant's own agent recognises: a plain command is
+# done without the model, a risky one is asked, anything else goes to the model. On for
+# new agents (docs/configuration.md says why); an agent saved before it existed keeps
+# going to the model until it is switched on.
+CONF_LOCAL_FIRST: Final = "local_first"
+DEFAULT_LOCAL_FIRST: Final = True
 # Of the turn timeout, kept for Home Assistant's own agent when no model answered.
 LOCAL_ROUTE_SECONDS: Final = 2.0
 

@@ -3,8 +3,9 @@
 A row says what the user must hear (exact words) and which states must change;
 a risky row says that nothing changed. Routes are one parametrisation (`ROUTES`):
 HA's own agent (the yardstick), a tool-calling model (scripted per row), a chat-only
-model (commands go to the local route) and the LLM down (the local route after the
-failure). Run with `-s` to see the figures per route.
+model (commands go to the local route), the LLM down (the local route after the
+failure) and local first (every row without a model call; risky rows asked). Run with
+`-s` to see the figures per route.
 """
 
 from collections.abc import Awaitable, Callable
@@ -70,6 +71,14 @@ TABLE = [
     Row("turn on the desk lamp and then unlock the front door", NEEDS_MODEL, {"light.desk_lamp": ON}, risky=True),
 ]  # fmt: skip
 
+# With local first, a risky row is asked (after what a compound command did first).
+ASKED = {
+    "unlock the front door": "Shall I unlock Front door?",
+    "turn on the desk lamp and then unlock the front door": (
+        "Turned on the light. Shall I unlock Front door?"
+    ),
+}
+
 
 @dataclass
 class Route:
@@ -87,14 +96,18 @@ async def _converse(hass: HomeAssistant, agent: str, text: str) -> str:
     return str(result.response.speech["plain"]["speech"])
 
 
-async def _agent(hass: HomeAssistant, fake_llm: FakeLLM) -> str:
+async def _agent(hass: HomeAssistant, fake_llm: FakeLLM, **options: Any) -> str:
     entry = MockConfigEntry(
         domain=DOMAIN,
         minor_version=2,
         data={CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-test"},
         subentries_data=[
             ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
+                data={
+                    CONF_MODEL: MODEL,
+                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+                    **options,
+                },
                 subentry_type="conversation",
                 title="Agent",
                 unique_id=None,
@@ -130,6 +143,14 @@ async def _local_route(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
     return str(outcome.speech if outcome.answered else None)
 
 
+async def _local_first(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
+    """Handle commands Home Assistant understands first: no model call for any row."""
+    agent = await _agent(hass, fake_llm, local_first=True)
+    heard = await _converse(hass, agent, row.text)
+    assert fake_llm.requests == []
+    return heard
+
+
 async def _tool_calling(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:
     if not row.calls:
         pytest.skip(
@@ -149,6 +170,7 @@ ROUTES = {
         Route("tool_calling", _tool_calling, lambda row: "Done."),
         Route("chat_only", _chat_only, lambda row: row.heard),
         Route("local_route", _local_route, lambda row: row.heard),
+        Route("local_first", _local_first, lambda row: ASKED.get(row.text, row.heard)),
         Route("llm_down", _llm_down, lambda row: LOCAL_PREFACE + row.heard),
     ]
 }

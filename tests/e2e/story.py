@@ -350,7 +350,9 @@ async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
                 "should_expose": True,
             }
         )
-    await async_configure_agent(client, base_url)
+    entry = await async_configure_agent(client, base_url)
+    # The story is about the model's turns: commands go to it, not to HA's recognition.
+    await async_set_agent_options(client, entry["entry_id"], local_first=False)
     async with client.websocket() as ws:
         states = await ws.call({"type": "get_states"})
         agent = next(
@@ -359,6 +361,11 @@ async def _set_up_home(client: HomeAssistantClient, base_url: str) -> str:
             if s["entity_id"].startswith("conversation.")
             and s["entity_id"] != "conversation.home_assistant"
         )
+        for _ in range(100):  # the option's change reloads the connection
+            listed = await ws.call({"type": "conversation/agent/list"})
+            if any(a["id"] == agent for a in listed["agents"]):
+                break
+            await asyncio.sleep(0.1)
         pipeline = await ws.call(
             {
                 "type": "assist_pipeline/pipeline/create",

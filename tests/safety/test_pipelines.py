@@ -15,11 +15,15 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.const import CONF_CONFIRM_ENTITIES, DOMAIN
+from custom_components.agentic_conversation.const import (
+    CONF_CONFIRM_ENTITIES,
+    CONF_LOCAL_FIRST,
+    DOMAIN,
+)
 from custom_components.agentic_conversation.safety.pipelines import ISSUE_ID
 from tests.fake_llm import FakeLLM
 from tests.test_confirmation import LOCK, _agent, _switchable
@@ -94,6 +98,26 @@ def _issue(hass: HomeAssistant) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_ID)
 
 
+async def _fix(client: Any, step: str) -> dict[str, Any]:
+    """Fix the Repair through the HTTP API the frontend uses; the step's form."""
+    resp = await client.post(
+        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
+    )
+    assert resp.status == 200
+    flow = await resp.json()
+    assert flow["type"] == "menu"
+    assert flow["menu_options"] == ["use_local_first", "turn_off_prefer_local"]
+    resp = await client.post(
+        f"/api/repairs/issues/fix/{flow['flow_id']}", json={"next_step_id": step}
+    )
+    form: dict[str, Any] = await resp.json()
+    assert form["type"] == "form"
+    assert form["step_id"] == step
+    resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
+    assert (await resp.json())["type"] == "create_entry"
+    return form
+
+
 async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
     locked: HomeAssistant,
     fake_llm: FakeLLM,
@@ -123,25 +147,10 @@ async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
     assert issue.translation_placeholders == {
         "pipelines": "Kitchen satellite, Hall satellite",
         "entities": "Front door",
+        "agents": "Agent",
     }
 
-    client = await hass_client()
-    resp = await client.post(
-        "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
-    )
-    assert resp.status == 200
-    flow = await resp.json()
-    assert flow["type"] == "menu"
-    assert flow["menu_options"] == ["turn_off_prefer_local"]
-    resp = await client.post(
-        f"/api/repairs/issues/fix/{flow['flow_id']}",
-        json={"next_step_id": "turn_off_prefer_local"},
-    )
-    flow = await resp.json()
-    assert flow["type"] == "form"
-    assert flow["step_id"] == "turn_off_prefer_local"
-    resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
-    assert (await resp.json())["type"] == "create_entry"
+    await _fix(await hass_client(), "turn_off_prefer_local")
     await hass.async_block_till_done()
 
     assert not await _prefers_local(ws, kitchen)
@@ -201,4 +210,43 @@ async def test_the_agents_ask_before_list_counts(
     assert issue.translation_placeholders == {
         "pipelines": "Kitchen satellite",
         "entities": "Heater",
+        "agents": "Agent",
     }
+
+
+async def test_the_fix_can_hand_the_speed_to_the_agent(
+    locked: HomeAssistant,
+    fake_llm: FakeLLM,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """Local first on for the agent, prefer-local off; then a yes is needed again."""
+    hass = locked
+    agent = await _agent(hass, fake_llm)
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    ws = await hass_ws_client(hass)
+    kitchen = await _pipeline(ws, "Kitchen satellite", agent, prefer_local=True)
+    await hass.async_block_till_done()
+    assert _issue(hass) is not None
+    (entry,) = hass.config_entries.async_entries(DOMAIN)
+    (subentry_id,) = entry.subentries
+    assert CONF_LOCAL_FIRST not in entry.subentries[subentry_id].data
+
+    form = await _fix(await hass_client(), "use_local_first")
+    assert form["description_placeholders"] == {
+        "pipelines": "Kitchen satellite",
+        "agents": "Agent",
+    }
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert entry.subentries[subentry_id].data[CONF_LOCAL_FIRST] is True
+    assert not await _prefers_local(ws, kitchen)
+    assert _issue(hass) is None
+
+    # The agent now takes "unlock the front door" itself: asked, not done.
+    result = await conversation.async_converse(
+        hass, "unlock the front door", None, Context(), language="en", agent_id=agent
+    )
+    assert result.response.speech["plain"]["speech"] == "Shall I unlock Front door?"
+    assert hass.states.get(LOCK).state == "locked"  # type: ignore[union-attr]
+    assert fake_llm.requests == []

@@ -39,6 +39,7 @@ from ..const import (
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
+    CONF_LOCAL_FIRST,
     CONF_MAX_CONVERSATIONS,
     CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
@@ -59,6 +60,7 @@ from ..const import (
     DEFAULT_FIRST_TOKEN_TIMEOUT,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_LOCAL_FALLBACK,
+    DEFAULT_LOCAL_FIRST,
     DEFAULT_MAX_CONVERSATIONS,
     DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
@@ -120,6 +122,7 @@ def default_agent_options(models: list[str]) -> dict[str, Any]:
         CONF_ENABLED_TOOLS: list(DEFAULT_ENABLED_TOOLS),
         CONF_CONFIRM_ENTITIES: [],
         CONF_LOCAL_FALLBACK: DEFAULT_LOCAL_FALLBACK,
+        CONF_LOCAL_FIRST: DEFAULT_LOCAL_FIRST,
         CONF_RECOMMENDED: True,
         **RECOMMENDED_OPTIONS,
     }
@@ -253,6 +256,9 @@ def agent_schema(
         ),
         # Pre-filled (masked) on reconfigure, so that saving keeps it.
         probatio.Optional(CONF_CONFIRM_PIN): PASSWORD,
+        probatio.Required(
+            CONF_LOCAL_FIRST, default=DEFAULT_LOCAL_FIRST
+        ): BooleanSelector(),
     }
     fallback = {
         probatio.Optional(CONF_FALLBACK_MODEL): model_choice(fallback_choices(hass)),

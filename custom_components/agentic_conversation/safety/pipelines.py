@@ -4,10 +4,12 @@ A pipeline with "Prefer handling commands locally" sends each sentence to Home
 Assistant's own agent first, which unlocks or opens at once; no integration can step
 in there. So we look: at setup and whenever pipelines, exposure or our agents change,
 a fixable Repair names each such pipeline of our agents; its fix turns prefer-local
-off for them. The Repair goes once none is left (or the user may ignore it).
+off for them, and may instead hand the speed to the agents themselves: their own
+"Handle commands Home Assistant understands first" is fast too, and asks before a risky
+action. The Repair goes once none is left (or the user may ignore it).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import probatio
@@ -23,6 +25,7 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_should_expose,
 )
 from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.config_entries import ConfigEntry, ConfigSubentry
 from homeassistant.const import EVENT_COMPONENT_LOADED
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
@@ -30,7 +33,7 @@ from homeassistant.helpers.start import async_at_started
 from homeassistant.setup import EventComponentLoaded
 from homeassistant.util.hass_dict import HassKey
 
-from ..const import CONF_CONFIRM_ENTITIES, DOMAIN, LOGGER
+from ..const import CONF_CONFIRM_ENTITIES, CONF_LOCAL_FIRST, DOMAIN, LOGGER
 from .effects import RUN_SERVICE, Effect
 from .risk import OPENING_COVER_CLASSES, risks_behind
 
@@ -70,18 +73,24 @@ def risky_pipelines(hass: HomeAssistant) -> tuple[list[Pipeline], list[str]]:
 def _our_agents(hass: HomeAssistant) -> dict[str, list[str]]:
     """Our agents' conversation entity ids, each with its "ask before" entities."""
     agents: dict[str, list[str]] = {}
-    for entry in er.async_get(hass).entities.values():
-        if entry.platform != DOMAIN or entry.domain != "conversation":
-            continue
-        config_entry = hass.config_entries.async_get_entry(entry.config_entry_id or "")
-        subentry = (
-            config_entry.subentries.get(entry.config_subentry_id or "")
-            if config_entry
-            else None
-        )
+    for entity_id, _entry, subentry in _agent_entities(hass):
         confirm = subentry.data.get(CONF_CONFIRM_ENTITIES) if subentry else None
-        agents[entry.entity_id] = list(confirm or [])
+        agents[entity_id] = list(confirm or [])
     return agents
+
+
+def _agent_entities(
+    hass: HomeAssistant,
+) -> Iterator[tuple[str, ConfigEntry | None, ConfigSubentry | None]]:
+    """Each of our conversation entities, with its connection and agent (if found)."""
+    for entity in er.async_get(hass).entities.values():
+        if entity.platform != DOMAIN or entity.domain != "conversation":
+            continue
+        entry = hass.config_entries.async_get_entry(entity.config_entry_id or "")
+        subentry = (
+            entry.subentries.get(entity.config_subentry_id or "") if entry else None
+        )
+        yield entity.entity_id, entry, subentry
 
 
 def _risky_exposed(hass: HomeAssistant, ask_before: Iterable[str]) -> list[str]:
@@ -138,6 +147,8 @@ def async_check_pipelines(hass: HomeAssistant) -> None:
         translation_placeholders={
             "pipelines": ", ".join(p.name for p in pipelines),
             "entities": shown,
+            # For the fix that hands the speed to the agents themselves.
+            "agents": ", ".join(_agent_names(hass, pipelines)),
         },
     )
 
@@ -175,10 +186,10 @@ def async_watch_pipelines(hass: HomeAssistant) -> None:
 
 
 class PreferLocalFlow(RepairsFlow):
-    """Turn prefer-local off for the pipelines of the Repair.
+    """Turn prefer-local off for the Repair's pipelines, maybe handing its speed over.
 
-    A menu, so that other ways out (e.g. our agent handling commands locally) can
-    join it.
+    The agents' own local first is as fast for plain commands and asks before a risky
+    action.
     """
 
     async def async_step_init(
@@ -190,9 +201,32 @@ class PreferLocalFlow(RepairsFlow):
             return self.async_abort(reason="already_fixed")
         return self.async_show_menu(
             step_id="init",
-            menu_options=["turn_off_prefer_local"],
+            menu_options=["use_local_first", "turn_off_prefer_local"],
             description_placeholders=_placeholders(pipelines),
         )
+
+    async def async_step_use_local_first(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Confirm, then switch the agents' local first on and prefer-local off."""
+        pipelines, _ = risky_pipelines(self.hass)
+        if user_input is None:
+            return self.async_show_form(
+                step_id="use_local_first",
+                data_schema=probatio.Schema({}),
+                description_placeholders=_placeholders(pipelines)
+                | {"agents": ", ".join(_agent_names(self.hass, pipelines))},
+            )
+        engines = {pipeline.conversation_engine for pipeline in pipelines}
+        for entity_id, entry, subentry in list(_agent_entities(self.hass)):
+            if entity_id not in engines or entry is None or subentry is None:
+                continue
+            if not subentry.data.get(CONF_LOCAL_FIRST):
+                LOGGER.info("Agent %s now handles commands locally", subentry.title)
+                self.hass.config_entries.async_update_subentry(
+                    entry, subentry, data={**subentry.data, CONF_LOCAL_FIRST: True}
+                )
+        return await self._async_turn_off(pipelines)
 
     async def async_step_turn_off_prefer_local(
         self, user_input: dict[str, Any] | None = None
@@ -205,6 +239,9 @@ class PreferLocalFlow(RepairsFlow):
                 data_schema=probatio.Schema({}),
                 description_placeholders=_placeholders(pipelines),
             )
+        return await self._async_turn_off(pipelines)
+
+    async def _async_turn_off(self, pipelines: list[Pipeline]) -> RepairsFlowResult:
         for pipeline in pipelines:
             await async_update_pipeline(self.hass, pipeline, prefer_local_intents=False)
         LOGGER.info(
@@ -217,3 +254,16 @@ class PreferLocalFlow(RepairsFlow):
 
 def _placeholders(pipelines: Iterable[Pipeline]) -> dict[str, str]:
     return {"pipelines": ", ".join(p.name for p in pipelines)}
+
+
+def _agent_names(hass: HomeAssistant, pipelines: Iterable[Pipeline]) -> list[str]:
+    """The titles of the agents these pipelines use."""
+    engines = {pipeline.conversation_engine for pipeline in pipelines}
+    return sorted(
+        {
+            subentry.title
+            for entity_id, _entry, subentry in _agent_entities(hass)
+            if entity_id in engines and subentry is not None
+        },
+        key=str.casefold,
+    )

@@ -32,6 +32,7 @@ from ..agent import (
     ToolCallRecord,
     ToolCallsRequested,
 )
+from ..kept.chat_history import trim_to_budget
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -62,7 +63,6 @@ from ..replies import (
     async_phrase,
     async_render,
     async_render_not_asked,
-    async_render_question,
     fallback_for,
 )
 from ..safety.confirmation import Asker, asks, async_hold
@@ -70,6 +70,7 @@ from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from ..tool_options import gate_of
 from ..wait_phrase import say_while_waiting
+from .ask import async_hold_and_ask
 from .context import TurnContext
 from .local_route import async_local_fallback
 from .reply import Delta, Ending, async_say
@@ -267,22 +268,15 @@ async def _finish(
             )
             yield {"role": "assistant", "content": record.spoken}
             return
-        pending = async_hold(
+        record.asked = True
+        record.spoken = await async_hold_and_ask(
             hass,
+            record.user_input,
             record.chat_log.conversation_id,
             record.agent_id,
             actions,
-            record.user_input.context,
+            done=actions_done(result.tool_calls, read_only, record.intents),
             pin=record.pin,
-            asker=Asker.of(record.user_input),
-        )
-        record.asked = True
-        record.spoken = await async_render_question(
-            hass,
-            language,
-            asks(hass, actions),
-            actions_done(result.tool_calls, read_only, record.intents),
-            needs_pin=pending.needs_pin,
         )
         yield {"role": "assistant", "content": record.spoken}
         return

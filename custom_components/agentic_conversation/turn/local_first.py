@@ -1,0 +1,185 @@
+"""Local first: what Home Assistant's own agent understands is done without the model.
+
+The agent option "Handle commands Home Assistant understands first" (`local_first`)
+runs the local route's full recognition before the model, in the user's language with
+the satellite's area:
+- a recognised, non-risky command that succeeds is answered at once, no model call;
+- a risky one is not run: it is held and asked exactly as the model route asks, and a
+  "yes" runs it through the offered intent tool (the settle stage);
+- anything else (not recognised, no such device, ambiguous, failed) goes to the model
+  as if the option were off: the attempt leaves nothing in the chat log.
+
+Recognition runs against a copy of the chat log; only a handled turn's intent calls
+and results are written into the real one (under the names the model is offered), so
+the next model request knows what was done.
+"""
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import probatio
+
+from homeassistant.components import conversation
+from homeassistant.helpers import llm
+from homeassistant.util.ulid import ulid_now
+
+from ..agent import Route
+from ..basic_assistant import LocalOutcome, LocalStatus, async_run_local_route
+from ..safety.confirmation import HeldAction
+from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
+from ..done_actions import Action
+from ..languages import understood
+from ..safety.risk import intent_effects
+from ..tool_dispatch import intent_types
+from ..tool_options import gate_of
+from .ask import async_hold_and_ask
+from .context import TurnContext
+from .reply import Ending
+
+HANDLED = "Home Assistant understood the command"
+ASKED = "Home Assistant understood a risky command: asked first"
+
+
+def local_first(turn: TurnContext) -> bool:
+    """The agent tries Home Assistant's recognition first (and may act at all).
+
+    Agents saved before the option existed keep going to the model.
+    """
+    return bool(turn.options.get(CONF_LOCAL_FIRST, False)) and (
+        turn.chat_log.llm_api is not None
+    )
+
+
+async def async_handle_locally(turn: TurnContext) -> Ending | None:
+    """The turn handled by Home Assistant's recognition; None: the model's turn."""
+    api = turn.chat_log.llm_api
+    if api is None:
+        return None
+    chat_log = turn.chat_log
+    scratch = conversation.ChatLog(
+        turn.hass, chat_log.conversation_id, content=list(chat_log.content)
+    )
+    outcome = await async_run_local_route(
+        turn.hass,
+        turn.user_input,
+        scratch,
+        turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+    )
+    added = scratch.content[len(chat_log.content) :]
+    if outcome.status is LocalStatus.DONE and outcome.speech:
+        _copy(chat_log, api, added)
+        _report(turn, HANDLED)
+        return Ending(outcome.speech)
+    if outcome.status is LocalStatus.RISKY and (
+        actions := _held_actions(turn, api, outcome)
+    ):
+        if not understood(turn.user_input.language):
+            return None  # no yes/no words: the model route says what it cannot ask
+        _copy(chat_log, api, added)  # what a compound command did before it
+        question = await async_hold_and_ask(
+            turn.hass,
+            turn.user_input,
+            chat_log.conversation_id,
+            turn.agent_id,
+            actions,
+            done=_done(added),
+            pin=turn.options.get(CONF_CONFIRM_PIN) or None,
+        )
+        _report(turn, ASKED)
+        return Ending(question, asked=True)
+    chat_log.async_trace(
+        {"local_first": outcome.status.value, "intents": outcome.intents}
+    )
+    return None
+
+
+def _held_actions(
+    turn: TurnContext, api: llm.APIInstance, outcome: LocalOutcome
+) -> list[HeldAction]:
+    """The risky intents as calls of the offered intent tools, held by the turn's gate.
+
+    Empty when one cannot be offered that way: the model then has the words.
+    """
+    gate = gate_of(api.llm_context)
+    offered = {intent: name for name, intent in intent_types(api).items()}
+    tools = {tool.name: tool for tool in api.tools}
+    if gate is None:
+        return []
+    actions: list[HeldAction] = []
+    for intent_type, slots in outcome.held:
+        tool = tools.get(offered.get(intent_type, ""))
+        if tool is None:
+            return []
+        fields = {name for key in tool.parameters.schema for name in _names(key)}
+        try:
+            arguments: dict[str, Any] = tool.parameters(
+                {key: value for key, value in slots.items() if key in fields}
+            )
+        except probatio.Invalid:
+            return []
+        effects = intent_effects(turn.hass, intent_type, arguments, api.llm_context)
+        call_id = ulid_now()
+        if gate.review(call_id, tool.name, arguments, effects):
+            return []  # the gate sees nothing risky in it as a tool call
+        actions.append(gate.held.pop(call_id))
+    return actions
+
+
+def _names(key: Any) -> set[str]:
+    """The argument names of a schema key (a marker, or `Any` of several names)."""
+    name = getattr(key, "schema", key)
+    if isinstance(name, str):
+        return {name}
+    return {v for v in getattr(key, "validators", ()) if isinstance(v, str)}
+
+
+def _copy(
+    chat_log: conversation.ChatLog,
+    api: llm.APIInstance,
+    added: Sequence[conversation.Content],
+) -> None:
+    """The recognised intents' calls and results, under the names the model knows."""
+    offered = {intent: name for name, intent in intent_types(api).items()}
+    for content in added:
+        if isinstance(content, conversation.AssistantContent) and content.tool_calls:
+            content = replace(
+                content,
+                tool_calls=[
+                    replace(call, tool_name=offered.get(call.tool_name, call.tool_name))
+                    for call in content.tool_calls
+                ],
+            )
+        elif isinstance(content, conversation.ToolResultContent):
+            content = replace(
+                content, tool_name=offered.get(content.tool_name, content.tool_name)
+            )
+        elif not isinstance(content, conversation.AssistantContent):
+            continue
+        chat_log.async_add_assistant_content_without_tools(content)
+
+
+def _done(added: Sequence[conversation.Content]) -> list[Action]:
+    """What the intents before a risky one did, in Home Assistant's words."""
+    done: list[Action] = []
+    for content in added:
+        if not isinstance(content, conversation.ToolResultContent):
+            continue
+        data: Any = content.result.data
+        speech = (
+            data.get("speech", {}).get("plain", {}).get("speech")
+            if isinstance(data, dict)
+            else None
+        )
+        if isinstance(speech, str) and speech.strip():
+            done.append(Action("speech", speech=speech.strip().rstrip(". ")))
+    return done
+
+
+def _report(turn: TurnContext, reason: str) -> None:
+    """The Route sensor and the trace: this turn was handled locally."""
+    if (
+        state := turn.entry.runtime_data.routes.get(turn.subentry.subentry_id)
+    ) is not None:
+        state.report(Route.LOCAL, reason=reason)
+    turn.chat_log.async_trace({"route": Route.LOCAL.value, "reason": reason})

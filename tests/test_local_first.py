@@ -1,0 +1,312 @@
+"""Local first: what Home Assistant understands is done without the model, safely.
+
+Through every door (async_converse, the dashboard's websocket, a satellite's
+pipeline): a plain command changes the light with no request to the model; "unlock the
+front door" is held and asked, and "yes" unlocks it; a chat sentence reaches the
+model, whose request carries the locally handled turns; a command HA cannot place goes
+to the model, never "Sorry, I couldn't understand that".
+"""
+
+import json
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
+
+from custom_components.agentic_conversation.const import (
+    CONF_CONFIRM_ENTITIES,
+    CONF_CONFIRM_PIN,
+    CONF_LOCAL_FIRST,
+    DOMAIN,
+    LLM_API_ID,
+)
+from tests.acceptance.home import async_build_home, states
+from tests.across_releases import offered_name
+from tests.assist_pipeline import RecordingTTS, door_to
+from tests.fake_llm import FakeLLM, Reply
+from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
+
+CEILING = "light.kitchen_ceiling"
+DOOR = "lock.front_door"
+JOKE = "Why did the lamp blush? It saw the switch."
+DOORS = ["async_converse", "websocket", "pipeline"]
+
+
+@pytest.fixture
+async def home(ha_core: HomeAssistant) -> HomeAssistant:
+    """The acceptance table's home: lights, a fan, curtains, the front door locked."""
+    await async_build_home(ha_core)
+    return ha_core
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
+    """An agent of the default APIs with local first on (unless told otherwise)."""
+    return await confirmation_agent(hass, server, **{CONF_LOCAL_FIRST: True, **options})
+
+
+def _speech(result: dict[str, Any]) -> str:
+    return str(result["response"]["speech"]["plain"]["speech"])
+
+
+def _route_sensor(hass: HomeAssistant) -> str:
+    entity_id = next(
+        e.entity_id
+        for e in er.async_get(hass).entities.values()
+        if e.platform == DOMAIN
+        and e.domain == "sensor"
+        and e.unique_id.endswith("-route")
+    )
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_commands_locally_risky_asked_chat_to_the_model(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
+) -> None:
+    """The exact words, the states, and what the model was (not) asked."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    before = states(hass)
+
+    done = await ask("turn on the kitchen ceiling", None)
+    conversation_id = done["conversation_id"]
+
+    assert _speech(done) == "Turned on the light"
+    assert states(hass) == before | {CEILING: "on"}
+    assert fake_llm.requests == []
+    assert _route_sensor(hass) == "local"
+
+    asked = await ask("unlock the front door", conversation_id)
+
+    assert _speech(asked) == "Shall I unlock Front door?"
+    assert asked["continue_conversation"] is True
+    assert asked["conversation_id"] == conversation_id
+    assert states(hass) == before | {CEILING: "on"}  # still locked
+    assert fake_llm.requests == []
+
+    unlocked = await ask("yes", conversation_id)
+
+    assert _speech(unlocked) == "I unlocked Front door."
+    assert states(hass) == before | {CEILING: "on", DOOR: "unlocked"}
+    assert fake_llm.requests == []
+
+    fake_llm.script([Reply.text(JOKE)])
+    joke = await ask("tell me a joke", conversation_id)
+
+    assert _speech(joke) == JOKE
+    (request,) = fake_llm.requests
+    # The locally handled turns are in the model's history, under offered names.
+    turn_on = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    turn_off = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOff")
+    history = [
+        (
+            m["role"],
+            m.get("content"),
+            [c["function"]["name"] for c in m.get("tool_calls", [])],
+        )
+        for m in request["messages"][1:]
+    ]
+    results = [
+        json.loads(m["content"]) for m in request["messages"] if m["role"] == "tool"
+    ]
+    assert [(role, text if role != "tool" else None, calls) for role, text, calls in history] == [
+        ("user", "turn on the kitchen ceiling", []),
+        ("assistant", "", [turn_on]),
+        ("tool", None, []),
+        ("assistant", "Turned on the light", []),
+        ("user", "unlock the front door", []),
+        ("assistant", "Shall I unlock Front door?", []),
+        ("user", "yes", []),
+        ("assistant", "", [turn_off]),
+        ("tool", None, []),
+        ("assistant", "I unlocked Front door.", []),
+        ("user", "tell me a joke", []),
+    ]  # fmt: skip
+    assert results[0]["speech"]["plain"]["speech"] == "Turned on the light"
+    assert results[0]["data"]["success"][0]["name"] == "Kitchen ceiling"
+    assert _route_sensor(hass) == "ok"
+    if door == "pipeline":
+        assert recorder.said == [
+            "Turned on the light",
+            "Shall I unlock Front door?",
+            "I unlocked Front door.",
+            JOKE,
+        ]
+
+
+async def test_what_ha_cannot_place_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No such device, or not a command: the model answers, as if the option were off."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+    fake_llm.script([Reply.text("There is no garage light."), Reply.text(JOKE)])
+
+    for text, heard in (
+        ("turn on the garage light", "There is no garage light."),
+        ("tell me a joke", JOKE),
+    ):
+        result = await conversation.async_converse(
+            hass, text, None, Context(), language="en", agent_id=agent
+        )
+        assert result.response.speech["plain"]["speech"] == heard
+
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == [
+        "turn on the garage light",
+        "tell me a joke",
+    ]
+    # The failed attempt left nothing in the model's history.
+    assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
+    assert states(hass) == before
+    events = trace.async_get_traces()[-2].as_dict()["events"]
+    details = [
+        e["data"]
+        for e in events
+        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert [d for d in details if "local_first" in d] == [
+        {"local_first": "no_target", "intents": []}
+    ]
+
+
+async def test_off_every_command_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """An agent saved before the option existed is unchanged."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: False})
+    name = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    fake_llm.script(
+        [Reply.tool_calls([(name, {"name": "Kitchen ceiling"})]), Reply.text("Done.")]
+    )
+
+    result = await conversation.async_converse(
+        hass,
+        "turn on the kitchen ceiling",
+        None,
+        Context(),
+        language="en",
+        agent_id=agent,
+    )
+
+    assert result.response.speech["plain"]["speech"] == "Done."
+    assert hass.states.get(CEILING).state == "on"  # type: ignore[union-attr]
+    assert len(fake_llm.requests) == 2
+
+
+async def test_ask_before_list_and_pin_are_asked_locally(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The agent's own risk settings hold: its list asks, its PIN replaces "yes"."""
+    hass = home
+    agent = await _agent(
+        hass,
+        fake_llm,
+        **{CONF_CONFIRM_ENTITIES: ["switch.coffee_maker"], CONF_CONFIRM_PIN: "4711"},
+    )
+    before = states(hass)
+
+    asked = await _converse(hass, agent, "turn on the coffee maker")
+    assert _speech(asked.as_dict()) == "Shall I turn on Coffee maker?"
+    done = await _converse(hass, agent, "yes", asked.conversation_id)
+    assert _speech(done.as_dict()) == "I turned on Coffee maker."
+    assert states(hass) == before | {"switch.coffee_maker": "on"}
+
+    asked = await _converse(hass, agent, "unlock the front door")
+    assert _speech(asked.as_dict()) == (
+        "Shall I unlock Front door? Please say the PIN to confirm."
+    )
+    refused = await _converse(hass, agent, "yes", asked.conversation_id)
+    assert _speech(refused.as_dict()) == (
+        "That needs the PIN, so I did nothing. Please ask again and say the PIN."
+    )
+    assert states(hass)[DOOR] == "locked"
+    asked = await _converse(hass, agent, "unlock the front door")
+    done = await _converse(hass, agent, "4711", asked.conversation_id)
+    assert _speech(done.as_dict()) == "I unlocked Front door."
+    assert states(hass)[DOOR] == "unlocked"
+    assert fake_llm.requests == []
+
+
+async def test_a_risky_command_without_an_intent_tool_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Only our own tools (no intents to hold it as): the model has the words."""
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_LLM_HASS_API: [LLM_API_ID]})
+    fake_llm.script([Reply.text("I can't do that.")])
+
+    result = await _converse(hass, agent, "unlock the front door")
+
+    assert _speech(result.as_dict()) == "I can't do that."
+    assert states(hass)[DOOR] == "locked"
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == [
+        "unlock the front door"
+    ]
+
+
+async def test_a_satellite_in_the_kitchen_turns_on_the_kitchen_lights(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A kitchen satellite says "turn on the lights": its area, no model call."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    config_entry = MockConfigEntry(domain="satellite_test")
+    config_entry.add_to_hass(hass)
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=config_entry.entry_id, identifiers={("satellite_test", "k")}
+    )
+    kitchen = next(
+        a for a in ar.async_get(hass).async_list_areas() if a.name == "Kitchen"
+    )
+    dr.async_get(hass).async_update_device(device.id, area_id=kitchen.id)
+    before = states(hass)
+
+    result = await conversation.async_converse(
+        hass,
+        "turn on the lights",
+        None,
+        Context(),
+        language="en",
+        agent_id=agent,
+        device_id=device.id,
+    )
+
+    assert _speech(result.as_dict()) == "Turned on the lights"
+    assert states(hass) == before | {
+        CEILING: "on",
+        "light.kitchen_spots": "on",
+    }
+    assert fake_llm.requests == []
+
+
+async def _converse(
+    hass: HomeAssistant, agent: str, text: str, conversation_id: str | None = None
+) -> conversation.ConversationResult:
+    return await conversation.async_converse(
+        hass, text, conversation_id, Context(), language="en", agent_id=agent
+    )
