@@ -29,7 +29,6 @@ from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
     async_remove_cloud_integrations,
-    async_set_agent_options,
     async_use_agent_in_pipeline,
 )
 
@@ -88,9 +87,7 @@ async def _remove_cloud_integrations(client: HomeAssistantClient) -> None:
         await async_remove_cloud_integrations(client)
 
 
-async def _configure(
-    client: HomeAssistantClient, llm_url: str, built_in: bool
-) -> dict[str, Any]:
+async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any]:
     token = None
     if not await client.onboarded():
         _say("first start: onboarding with a dev user")
@@ -119,12 +116,9 @@ async def _configure(
         os.environ.get("OPENAI_API_KEY") or None,
         os.environ.get("AGENTIC_MODEL") or None,
     )
-    if built_in:
-        # The tiny model on 2 CPU threads: only our tools, whose request size does not
-        # grow with the demo's many entities (Assist's prompt lists them all).
-        await async_set_agent_options(
-            client, entry["entry_id"], llm_hass_api=["agentic_conversation"]
-        )
+    # The agent keeps a new agent's defaults, the built-in model too: Compact home
+    # control (its request does not grow with the demo's entities) and local first
+    # (commands Home Assistant understands, risky ones asked, never reach SmolLM2).
     await async_expose_demo_entities(client)
     agent = await async_use_agent_in_pipeline(client)
     CREDENTIALS.write_text(json.dumps({"url": HA_URL, "token": token, "agent": agent}))
@@ -198,7 +192,7 @@ async def main() -> int:
                 await _wait_for_http(f"{llm_url}/models", session, 120)
             client = HomeAssistantClient(HA_URL, session)
             await client.wait_until_up()
-            done = await _configure(client, llm_url, built_in=built_in)
+            done = await _configure(client, llm_url)
             # In the background: removing met.no waits for its (offline, failing) setup.
             cleanup = asyncio.create_task(_remove_cloud_integrations(client))
             model_note = (

@@ -27,7 +27,6 @@ from devtools.llama import start_llama_server
 from devtools.setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
-    async_set_agent_options,
     async_use_agent_in_pipeline,
 )
 from tests.e2e.story import free_port, wait_for_models
@@ -47,11 +46,8 @@ async def _story(client: HomeAssistantClient, base_url: str) -> dict[str, Any]:
     """Set the agent up like scripts/develop, then ask each sentence in turn."""
     await client.onboard(LOGIN)
     await client.wait_until_running()
-    entry = await async_configure_agent(client, base_url)
-    # As scripts/develop does for the built-in model: only our tools.
-    await async_set_agent_options(
-        client, entry["entry_id"], llm_hass_api=["agentic_conversation"]
-    )
+    # As scripts/develop does: a new agent's defaults.
+    await async_configure_agent(client, base_url)
     await async_expose_demo_entities(client)
     agent = await async_use_agent_in_pipeline(client)
     replies: list[dict[str, Any]] = []

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 
-from ..safety.confirmation import Asker, HeldAction, asks, async_hold
 from ..done_actions import Action
 from ..replies import async_render_question
+from ..safety.confirmation import Asker, HeldAction, asks, async_hold
 
 
 async def async_hold_and_ask(

@@ -26,10 +26,10 @@ from homeassistant.util.ulid import ulid_now
 
 from ..agent import Route
 from ..basic_assistant import LocalOutcome, LocalStatus, async_run_local_route
-from ..safety.confirmation import HeldAction
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
 from ..done_actions import Action
 from ..languages import understood
+from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..tool_dispatch import intent_types
 from ..tool_options import gate_of

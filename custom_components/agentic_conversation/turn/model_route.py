@@ -32,7 +32,6 @@ from ..agent import (
     ToolCallRecord,
     ToolCallsRequested,
 )
-from ..kept.chat_history import trim_to_budget
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -65,7 +64,6 @@ from ..replies import (
     async_render_not_asked,
     fallback_for,
 )
-from ..safety.confirmation import Asker, asks, async_hold
 from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
 from ..tool_options import gate_of
