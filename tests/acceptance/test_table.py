@@ -86,7 +86,7 @@ TABLE = [
     # Climate.
     Row("set the thermostat to 21 degrees", "Temperature set to 21 degrees", {TEMPERATURE: "21.0"}, (("HassClimateSetTemperature", {"name": "Thermostat", "temperature": 21}),)),
     Row("set the living room temperature to 22 degrees", "Temperature set to 22 degrees", {TEMPERATURE: "22.0"}, (("HassClimateSetTemperature", {"area": "Living room", "temperature": 22}),)),
-    Row("what is the temperature in the living room", "20.5 degrees", {}, (("HassClimateGetTemperature", {"area": "Living room"}),)),
+    Row("what is the temperature in the living room", "20.5 degrees", {}, (("GetLiveContext", {}),)),
     # Media players.
     Row("pause the living room tv", "Paused", {"media_player.living_room_tv": "paused"}, (("HassMediaPause", {"name": "Living room TV"}),)),
     Row("set the living room tv volume to 50%", "Volume set", {VOLUME: "0.5"}, (("HassSetVolume", {"name": "Living room TV", "volume_level": 50}),)),
@@ -99,7 +99,7 @@ TABLE = [
     Row("set a timer for 5 minutes", "Sorry, timers are not supported on this device", {}),
     Row("what time is it", "10:30 AM", {}, frozen=True),
     Row("what's the date today", "November 24th, 2026", {}, frozen=True),
-    Row("what's the weather like", "18.0 °C and sunny", {}, (("HassGetWeather", {}),)),
+    Row("what's the weather like", "18.0 °C and sunny", {}, (("GetLiveContext", {}),)),
     # Two commands in one sentence; one of them risky.
     Row("turn on the desk lamp and the bedside lamp", "Turned on the light.", {"light.desk_lamp": ON, "light.bedside_lamp": ON}, (("HassTurnOn", {"name": "Desk lamp"}), ("HassTurnOn", {"name": "Bedside lamp"}))),
     Row("turn off the hall light and turn on the desk lamp", "Turned off the light. Turned on the light.", {"light.hall_light": OFF, "light.desk_lamp": ON}, (("HassTurnOff", {"name": "Hall light"}), ("HassTurnOn", {"name": "Desk lamp"}))),
@@ -219,10 +219,15 @@ async def test_row(
         freezer.move_to(NOW)
 
     heard = await ROUTES[route].ask(hass, fake_llm, row)
+    await hass.async_block_till_done()  # what the command started (a volume step) ends
 
     expected = before | row.changes
     if row.risky and route == "home_assistant":
         # The yardstick does what it was told, risky or not: count it, don't copy it.
         assert states(hass) == expected | row.risky
         pytest.xfail("HA's own agent runs risky commands without asking")
+    if route == "tool_calling" and VOLUME in row.changes:
+        # Found by this table: the model's HassSetVolume (volume_level 50) leaves the
+        # volume at 0.0 although the tool reports success. Open; strict, so a fix shows.
+        request.applymarker(pytest.mark.xfail(strict=True, reason="volume 0.0"))
     assert (heard, states(hass)) == (ROUTES[route].heard(row), expected)
