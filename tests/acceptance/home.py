@@ -210,12 +210,18 @@ async def async_build_home(hass: HomeAssistant) -> None:
         for key, (_name, on) in group.items()
     }
     booleans |= {key: {"initial": on} for key, (_, _, on) in COVERS.items()}
-    booleans |= {"door": {"initial": True}, "vacuum": {}, "tv_playing": {"initial": True}}
+    booleans |= {
+        "door": {"initial": True},
+        "vacuum": {},
+        "tv_playing": {"initial": True},
+    }
     numbers = {
         "thermostat": {"min": 7, "max": 30, "step": 0.5, "initial": 19},
         "tv_volume": {"min": 0, "max": 1, "step": 0.01, "initial": 0.3},
     }
-    assert await async_setup_component(hass, "input_boolean", {"input_boolean": booleans})
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": booleans}
+    )
     assert await async_setup_component(hass, "input_number", {"input_number": numbers})
     assert await async_setup_component(hass, "template", {"template": [_templates()]})
     assert await async_setup_component(
