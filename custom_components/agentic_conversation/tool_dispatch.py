@@ -48,14 +48,22 @@ class ChatLogToolDispatcher:
         # tool (Assist's, ours, another integration's) gets validated arguments and
         # the model a clear error.
         tool = next((t for t in self._api.tools if t.name == name), None)
+        sent = arguments
         try:
             if tool is not None:
                 arguments = tool.parameters(arguments)
-            tool_input = llm.ToolInput(
-                tool_name=name, tool_args=arguments, external=True
-            )
         except probatio.Invalid as err:
             raise ToolValidationError(f"Invalid arguments: {err}") from err
+        # An intent's handler validates its slots itself, and its value schemas may
+        # convert (HassSetVolume: 50 → 0.5): it gets what the model sent, not our
+        # converted copy (0.5 would become 0).
+        tool_input = llm.ToolInput(
+            tool_name=name,
+            tool_args=sent
+            if tool is not None and isinstance(original_tool(tool), llm.IntentTool)
+            else arguments,
+            external=True,
+        )
         if tool is not None and (refused := self._boundary(tool, arguments)):
             raise ToolReportedError(json.dumps(refused.data))
         gate = gate_of(self._api.llm_context)

@@ -236,8 +236,4 @@ async def test_row(
         # The yardstick does what it was told, risky or not: count it, don't copy it.
         assert states(hass) == expected | row.risky
         pytest.xfail("HA's own agent runs risky commands without asking")
-    if route == "tool_calling" and VOLUME in row.changes:
-        # Found by this table: the model's HassSetVolume (volume_level 50) leaves the
-        # volume at 0.0 although the tool reports success. Open; strict, so a fix shows.
-        request.applymarker(pytest.mark.xfail(strict=True, reason="volume 0.0"))
     assert (heard, states(hass)) == (ROUTES[route].heard(row), expected)
