@@ -29,7 +29,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 
 from devtools.ha_api import HomeAssistantClient, HomeAssistantError, Login
-from devtools.setup_home import async_remove_cloud_integrations
+from devtools.setup_home import async_remove_cloud_integrations, async_set_agent_options
 
 # The flags that work in this sandbox and in CI: no GPU, no sandbox (root in a
 # chroot), and nothing that reaches out to the network on its own.
@@ -367,6 +367,20 @@ async def frontend_story(
         shutil.rmtree(profile, ignore_errors=True)
 
 
+async def _agent_state(client: HomeAssistantClient) -> tuple[str, str] | None:
+    """Our agent's (last_updated, state), None while it is gone."""
+    states = await client.rest("GET", "/api/states")
+    return next(
+        (
+            (s["last_updated"], s["state"])
+            for s in states
+            if s["entity_id"].startswith("conversation.")
+            and s["entity_id"] != "conversation.home_assistant"
+        ),
+        None,
+    )
+
+
 async def _in_browser(
     browser: Browser,
     client: HomeAssistantClient,
@@ -386,6 +400,18 @@ async def _in_browser(
         if e["domain"] == "agentic_conversation"
     ]
     report["options"] = await asyncio.to_thread(browser.agent_options)
+    # The story is about the model's turns: commands go to it, not to HA's recognition.
+    (ours,) = (e for e in entries if e["domain"] == "agentic_conversation")
+    before = await _agent_state(client)
+    await async_set_agent_options(client, ours["entry_id"], local_first=False)
+    # Saving reloads the connection: wait for the agent to be back, re-added.
+    for _ in range(300):
+        now = await _agent_state(client)
+        if now is not None and now != before and now[1] != "unavailable":
+            break
+        await asyncio.sleep(0.2)
+    else:
+        raise TimeoutError("the agent did not come back after its options changed")
     # Which tools does the agent offer (names differ by release)? Ask once.
     async with client.websocket() as ws:
         states = await ws.call({"type": "get_states"})
