@@ -133,8 +133,12 @@ async def main(report_path: Path) -> None:
                     except subprocess.TimeoutExpired:
                         process.kill()
         text = (config / "hass.log").read_text(errors="replace")
+        # Ours only: onboarding sets up met.no and Radio Browser, which fail offline
+        # (HA 2026.11's Radio Browser logs a traceback when stopped while retrying).
         report["tracebacks"] = [
-            line for line in text.splitlines() if line.startswith("Traceback")
+            block.splitlines()[0]
+            for block in _traceback_blocks(text)
+            if "agentic_conversation" in block
         ]
         report["hass_errors"] = [
             line
@@ -149,6 +153,23 @@ async def main(report_path: Path) -> None:
             and (" WARNING " in line or " INFO " in line)
         ][-40:]
     report_path.write_text(json.dumps(report, indent=2))
+
+
+def _traceback_blocks(log: str) -> list[str]:
+    """Each traceback in a log, up to the next timestamped line."""
+    blocks: list[str] = []
+    current: list[str] | None = None
+    for line in log.splitlines():
+        if line.startswith("Traceback"):
+            current = [line]
+            blocks.append("")
+        elif current is not None and line[:4].isdigit():
+            current = None
+        if current is not None:
+            if line is not current[0]:
+                current.append(line)
+            blocks[-1] = "\n".join(current)
+    return blocks
 
 
 if __name__ == "__main__":
