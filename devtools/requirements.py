@@ -20,7 +20,6 @@ from importlib import metadata
 import json
 from pathlib import Path
 import re
-import sys
 import zipfile
 
 from packaging.markers import default_environment
@@ -28,7 +27,13 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 # The test tools installed without their dependencies (requirements_test.txt).
-TEST_TOOLS = ("pytest-homeassistant-custom-component", "mypy", "ruff", "selenium")
+TEST_TOOLS = (
+    "pytest-homeassistant-custom-component",
+    "pytest-xdist",
+    "mypy",
+    "ruff",
+    "selenium",
+)
 HOME_ASSISTANT = "homeassistant"
 CONSTRAINTS = "homeassistant/package_constraints.txt"
 
@@ -123,7 +128,9 @@ def ha_set(wheel: Path, template: Path) -> str:
         name = canonicalize_name(requirement.name)
         specifier = pins.get(name)
         if specifier is None:
-            sys.exit(f"Home Assistant {version} pins no {requirement.name}")
+            # Our own requirement (manifest.json), which no release pins: kept as is.
+            lines.append(line)
+            continue
         lines.append(f"{requirement.name}{specifier}")
     return "\n".join(lines) + "\n"
 
