@@ -98,8 +98,8 @@ def _issue(hass: HomeAssistant) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_ID)
 
 
-async def _fix(client: Any, step: str) -> dict[str, Any]:
-    """Fix the Repair through the HTTP API the frontend uses; the step's form."""
+async def _fix(client: Any, step: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Fix the Repair through the HTTP API the frontend uses; its menu and step form."""
     resp = await client.post(
         "/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": ISSUE_ID}
     )
@@ -115,7 +115,7 @@ async def _fix(client: Any, step: str) -> dict[str, Any]:
     assert form["step_id"] == step
     resp = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
     assert (await resp.json())["type"] == "create_entry"
-    return form
+    return flow, form
 
 
 async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
@@ -150,8 +150,14 @@ async def test_repair_names_the_pipelines_and_its_fix_turns_prefer_local_off(
         "agents": "Agent",
     }
 
-    await _fix(await hass_client(), "turn_off_prefer_local")
+    menu, _ = await _fix(await hass_client(), "turn_off_prefer_local")
     await hass.async_block_till_done()
+
+    # A fixable Repair shows only its flow: the menu says what is at risk.
+    assert menu["description_placeholders"] == {
+        "pipelines": "Kitchen satellite, Hall satellite",
+        "entities": "Front door",
+    }
 
     assert not await _prefers_local(ws, kitchen)
     assert not await _prefers_local(ws, hall)
@@ -232,7 +238,7 @@ async def test_the_fix_can_hand_the_speed_to_the_agent(
     (subentry_id,) = entry.subentries
     assert CONF_LOCAL_FIRST not in entry.subentries[subentry_id].data
 
-    form = await _fix(await hass_client(), "use_local_first")
+    _, form = await _fix(await hass_client(), "use_local_first")
     assert form["description_placeholders"] == {
         "pipelines": "Kitchen satellite",
         "agents": "Agent",

@@ -129,7 +129,7 @@ def async_check_pipelines(hass: HomeAssistant) -> None:
     if not pipelines:
         ir.async_delete_issue(hass, DOMAIN, ISSUE_ID)
         return
-    shown = ", ".join(names[:_SHOWN]) + (" …" if len(names) > _SHOWN else "")
+    shown = _shown(names)
     LOGGER.warning(
         "Voice pipelines %s prefer local handling: Home Assistant's own agent acts "
         "on %s without asking",
@@ -195,14 +195,15 @@ class PreferLocalFlow(RepairsFlow):
     async def async_step_init(
         self, user_input: dict[str, Any] | None = None
     ) -> RepairsFlowResult:
-        """Offer the ways out."""
-        pipelines, _ = risky_pipelines(self.hass)
+        """What is at risk (the Repair shows only this flow), and the ways out."""
+        pipelines, names = risky_pipelines(self.hass)
         if not pipelines:
             return self.async_abort(reason="already_fixed")
         return self.async_show_menu(
             step_id="init",
             menu_options=["use_local_first", "turn_off_prefer_local"],
-            description_placeholders=_placeholders(pipelines),
+            description_placeholders=_placeholders(pipelines)
+            | {"entities": _shown(names)},
         )
 
     async def async_step_use_local_first(
@@ -250,6 +251,11 @@ class PreferLocalFlow(RepairsFlow):
         )
         async_check_pipelines(self.hass)
         return self.async_create_entry(data={})
+
+
+def _shown(names: list[str]) -> str:
+    """The first few risky entities' names, for the Repair and the log."""
+    return ", ".join(names[:_SHOWN]) + (" …" if len(names) > _SHOWN else "")
 
 
 def _placeholders(pipelines: Iterable[Pipeline]) -> dict[str, str]:
