@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
@@ -14,8 +15,10 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import issue_registry as ir, llm
+from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
+    COMPACT_API_ID,
     CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
     CONF_MEMORY_SHARED,
@@ -25,6 +28,11 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.kept import memory as memory_module
 from custom_components.agentic_conversation.kept.memory import Fact, facts_prompt
+from custom_components.agentic_conversation.tools.memory import (
+    NOT_OUR_AGENT,
+    RecallTool,
+    RememberTool,
+)
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 ENTRY_ID = "memory_test_entry"
@@ -364,12 +372,52 @@ async def test_one_agents_memory_is_not_anothers_unless_both_share(
     assert await _items(hass, "office") == []
 
 
-async def test_other_callers_of_our_tools_have_no_memory(
-    ha_core: HomeAssistant, fake_llm: FakeLLM
+async def _mcp(client: Any, api_id: str, method: str, **params: Any) -> Any:
+    """One JSON-RPC request to HA's MCP server for one LLM API; its result."""
+    resp = await client.post(
+        f"/api/mcp/{api_id}",
+        json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
+        headers={"Accept": "application/json"},
+    )
+    assert resp.status == 200, await resp.text()
+    body = await resp.json()
+    assert "error" not in body, body
+    return body["result"]
+
+
+async def test_memory_tools_are_offered_only_where_there_is_a_memory(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, hass_client: ClientSessionGenerator
 ) -> None:
-    """Another integration's agent using our API gets a clear error."""
+    """Our agent gets remember/forget/recall; an MCP client and other agents do not."""
     hass = ha_core
     await _connection(hass, fake_llm)
+    assert await async_setup_component(hass, "mcp_server", {})
+    client = await hass_client()
+
+    await _prompt(hass, fake_llm)
+    offered = {tool["function"]["name"] for tool in fake_llm.requests[-1]["tools"]}
+    assert {"remember", "forget", "recall"} <= offered
+
+    # HA's MCP server (/api/mcp/<api id>), as an MCP client lists the tools.
+    listed = await _mcp(client, LLM_API_ID, "tools/list")
+    assert {tool["name"] for tool in listed["tools"]} == {
+        "search_entities",
+        "get_entity_state",
+        "call_service",
+        "get_weather",
+    }
+    compact = await _mcp(client, COMPACT_API_ID, "tools/list")
+    compact_names = {tool["name"] for tool in compact["tools"]}
+    assert "search_entities" in compact_names
+    assert compact_names.isdisjoint({"remember", "forget", "recall"})
+    # Called by name anyway: nothing is kept.
+    called = await _mcp(
+        client, LLM_API_ID, "tools/call", name="remember", arguments={"fact": BINS}
+    )
+    assert called["isError"] is True
+    assert await _items(hass) == []
+
+    # Another integration's agent using our API: neither tools nor their prompt.
     context = llm.LLMContext(
         platform="other",
         context=Context(),
@@ -379,12 +427,33 @@ async def test_other_callers_of_our_tools_have_no_memory(
     )
     api = await llm.async_get_api(hass, LLM_API_ID, context)
     assert "remember" not in api.api_prompt
-    for tool, args in (("remember", {"fact": BINS}), ("recall", {})):
-        result = await api.async_call_tool(
-            llm.ToolInput(tool_name=tool, tool_args=args)
+    assert [tool.name for tool in api.tools] == [
+        "search_entities",
+        "get_entity_state",
+        "call_service",
+        "get_weather",
+    ]
+
+
+async def test_a_memory_tool_called_without_a_memory_says_so(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The tools' own guard, for a caller that reaches one without our agent."""
+    hass = ha_core
+    await _connection(hass, fake_llm)
+    context = llm.LLMContext(
+        platform="other",
+        context=Context(),
+        language="en",
+        assistant="conversation",
+        device_id=None,
+    )
+    for tool in (RememberTool(), RecallTool()):
+        result = await tool.async_call(
+            hass, llm.ToolInput(tool_name=tool.name, tool_args={"fact": BINS}), context
         )
         assert result.error is True
-        assert "only kept by Agentic Conversation's own agents" in str(result.data)
+        assert result.data["error"] == NOT_OUR_AGENT
 
 
 async def test_memory_tools_can_be_turned_off_but_facts_still_reach_the_prompt(

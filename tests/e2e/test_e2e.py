@@ -138,13 +138,14 @@ def test_our_tools_over_mcp_keep_exposure_and_the_allow_list(
     assert story["mcp_flow"] == "create_entry"  # the MCP server's config flow
     assert story["mcp_without_token"] == 401
     assert story["mcp_server_name"] == "home-assistant"
-    # Our tools under their own names: one API per endpoint, nothing to rename.
-    assert {
+    # Our tools under their own names: one API per endpoint, nothing to rename; no
+    # memory tools (an MCP client has no agent memory).
+    assert set(story["mcp_tools"]) == {
         "search_entities",
         "get_entity_state",
         "call_service",
         "get_weather",
-    } <= set(story["mcp_tools"])
+    }
     # Only exposed entities are found …
     search = story["mcp_search"]
     assert not search["is_error"]

@@ -36,8 +36,14 @@ MEMORY_PROMPT = (
 
 
 def agentic_tools(llm_context: llm.LLMContext) -> list[llm.Tool]:
-    """The tools this agent enabled (all, for callers that are not our agents)."""
+    """The tools this agent enabled (all, for callers that are not our agents).
+
+    The memory tools only where there is a memory: our agent's turn. An MCP client
+    (HA's mcp_server) or another integration's agent would only get an error from them.
+    """
     enabled = tool_options_of(llm_context).enabled_tools
+    if memory_of(llm_context) is None:
+        enabled -= set(MEMORY_TOOLS)
     return [
         tool
         for tool in (

@@ -1,7 +1,8 @@
 """`remember`, `forget` and `recall`: facts our agent keeps between conversations.
 
 The facts are in the agent's memory (kept/memory.py), which reaches the tools through our
-agent's LLM context; other callers have no memory and get an error.
+agent's LLM context. Other callers (an MCP client, another integration's agent) have no
+memory and are not offered the tools (llm_api.py); called anyway, they answer an error.
 """
 
 import re
