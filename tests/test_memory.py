@@ -21,6 +21,7 @@ from custom_components.agentic_conversation.const import (
     COMPACT_API_ID,
     CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
+    CONF_EXTRA_HEADERS,
     CONF_MEMORY_SHARED,
     CONF_MODEL,
     DOMAIN,
@@ -454,6 +455,26 @@ async def test_a_memory_tool_called_without_a_memory_says_so(
         )
         assert result.error is True
         assert result.data["error"] == NOT_OUR_AGENT
+
+
+async def test_a_secret_the_model_asks_to_remember_is_not_kept(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A tool argument holding an agent's secret header runs without it."""
+    hass = ha_core
+    header = '{"X-Api-Key": "proxy-secret-42"}'
+    await _connection(hass, fake_llm, Kitchen={CONF_EXTRA_HEADERS: header})
+
+    envelope = await _ask_tool(
+        hass, fake_llm, "remember", {"fact": "The proxy key is proxy-secret-42."}
+    )
+
+    assert envelope["result"]["remembered"]["fact"] == "The proxy key is [redacted]."
+    assert [item["summary"] for item in await _items(hass)] == [
+        "The proxy key is [redacted]."
+    ]
+    sent = [{k.lower(): v for k, v in h.items()} for h in fake_llm.headers]
+    assert [h["x-api-key"] for h in sent] == ["proxy-secret-42"] * 2  # still sent
 
 
 async def test_memory_tools_can_be_turned_off_but_facts_still_reach_the_prompt(

@@ -367,3 +367,52 @@ async def test_a_slow_tool_with_nothing_said_is_announced(
     )
     assert progress[said_at + 1]["chat_log_delta"]["tool_calls"]
     assert progress[said_at + 2] == {"tts_start_streaming": True}
+
+
+# The connection's key (_agent's), and an answer long enough to be spoken as streamed.
+KEY = "sk-test"
+ECHOED = (
+    "Your key is sk-test, it is set on the connection. Keep it safe, share it never."
+)
+SAID = (
+    "Your key is [redacted], it is set on the connection. Keep it safe, share it never."
+)
+
+
+@pytest.mark.parametrize(
+    "chunk_size",
+    [
+        3,  # the key in three pieces
+        ECHOED.index(KEY) + 2,  # "…is sk" then "-test, it is…": split in two
+        len(ECHOED),  # whole in one piece
+    ],
+    ids=["pieces", "split_in_two", "whole"],
+)
+async def test_the_key_a_model_repeats_is_neither_heard_nor_kept(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+    *,
+    chunk_size: int,
+) -> None:
+    """The satellite hears the answer with the key replaced, and so it is kept."""
+    fake_llm.script([Reply.text(ECHOED, chunk_size=chunk_size), Reply.text("Okay.")])
+    http = await hass_client()
+
+    output, _ = await run_pipeline(ha_core, pipeline, http, "what is my key?")
+
+    assert recorder.said == [SAID]
+    assert output["response"]["speech"]["plain"]["speech"] == SAID
+    # The conversation goes on from what was kept: the key is not in it.
+    await run_pipeline(
+        ha_core,
+        pipeline,
+        http,
+        "thanks",
+        conversation_id=output["conversation_id"],
+    )
+    history = fake_llm.requests[-1]["messages"]
+    assert [m["content"] for m in history if m["role"] == "assistant"] == [SAID]
+    assert KEY not in str(history)

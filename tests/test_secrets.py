@@ -6,6 +6,7 @@ URL credentials travel as an Authorization header, not in the URL httpx logs.
 import base64
 import json
 import logging
+import random
 from typing import Any
 
 import pytest
@@ -19,9 +20,13 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
 from custom_components.agentic_conversation.agent import resilient_provider
-from custom_components.agentic_conversation.agent.credentials import split_credentials
+from custom_components.agentic_conversation.agent.credentials import (
+    Redactor,
+    split_credentials,
+)
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
+    CONF_EXTRA_HEADERS,
     CONF_LOCAL_FALLBACK,
     CONF_MODEL,
     DOMAIN,
@@ -29,7 +34,7 @@ from custom_components.agentic_conversation.const import (
 from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
 )
-from custom_components.agentic_conversation.redact import redactor
+from custom_components.agentic_conversation.redact import our_secrets, redactor
 from tests.fake_llm import MODEL, FakeLLM, Reply
 
 KEY = "sk-live-7f3a9c1e"
@@ -163,4 +168,96 @@ def test_split_credentials_and_the_redactor() -> None:
     # No key, no URL credentials: only URL credentials in the text go.
     assert redactor({CONF_BASE_URL: "http://host/v1"})("a http://u:p@x b") == (
         "a http://***@x b"
+    )
+
+
+# --- what a model says ---------------------------------------------------------------
+
+SAID = f"My key is {KEY}; the proxy password is {PASSWORD}, or {KEY[:-1]} (not quite)."
+SAID_REDACTED = (
+    "My key is [redacted]; the proxy password is [redacted], or sk-live-7f3a9c1 "
+    "(not quite)."
+)
+
+
+def _redactor() -> Redactor:
+    return redactor(
+        {CONF_BASE_URL: _with_credentials("http://proxy/v1"), CONF_API_KEY: KEY}
+    )
+
+
+def test_a_models_words_lose_our_secrets_however_they_stream() -> None:
+    """Split at every place, or a character at a time: the same words come out."""
+    secrets = _redactor()
+    assert secrets.in_words(SAID) == SAID_REDACTED
+    for cut in range(len(SAID) + 1):
+        stream = secrets.stream()
+        released = stream.feed(SAID[:cut]) + stream.feed(SAID[cut:]) + stream.flush()
+        assert released == SAID_REDACTED, cut
+    stream = secrets.stream()
+    pieces = [stream.feed(char) for char in SAID]
+    assert "".join(pieces) + stream.flush() == SAID_REDACTED
+    # Only what may still be a secret waits: the rest is released at once.
+    assert pieces[:8] == list("My key i")
+    assert pieces[8:10] == ["", "s "]  # "s" may begin the key, "s " does not
+    assert pieces[10:12] == ["", ""]  # "sk" of the key, held
+
+
+def test_a_secret_inside_a_longer_one_and_no_secrets() -> None:
+    """The longer secret wins where both start; none: the text as it came."""
+    secrets = Redactor.joined([], ["abc", "xxabcyy"])
+    stream = secrets.stream()
+    assert stream.feed("1 xxab") == "1 "
+    assert stream.feed("cyy 2 xxabc") == "[redacted] 2 "
+    assert stream.feed("zz") == "xx[redacted]zz"
+    assert stream.flush() == ""
+    assert Redactor().stream().feed("sk-live") == "sk-live"
+    assert secrets.in_data({"a": ["abc", 3, {"b": "x abc"}]}) == {
+        "a": ["[redacted]", 3, {"b": "x [redacted]"}]
+    }
+
+
+def test_any_text_in_any_pieces_comes_out_as_redacted_whole() -> None:
+    """Texts made of secrets' fragments, cut at random: as if redacted in one go."""
+    rng = random.Random(30)
+    secrets = Redactor.joined([], ["abab", "abc", "bca", "aab", "cabcab"])
+    for _ in range(2000):
+        text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 24)))
+        cuts = sorted(rng.sample(range(len(text) + 1), k=min(3, len(text) + 1)))
+        pieces = [
+            text[i:j] for i, j in zip([0, *cuts], [*cuts, len(text)], strict=True)
+        ]
+        stream = secrets.stream()
+        released = "".join(stream.feed(piece) for piece in pieces) + stream.flush()
+        assert released == secrets.in_words(text), (text, pieces)
+
+
+async def test_our_secrets_are_every_connections_key_and_secret_headers(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Keys, URL passwords and credential headers; not a header like X-Title."""
+    hass = ha_core
+    headers = {
+        "X-Api-Key": "hdr-1",
+        "X-Custom": "a1b2c3d4e5f6a7b8c9",  # token-like: kept out whatever its name
+        "X-Title": "Home Assistant",
+        "HTTP-Referer": "https://my.site",
+    }
+    await _connection(hass, fake_llm, **{CONF_EXTRA_HEADERS: json.dumps(headers)})
+    other = MockConfigEntry(
+        domain=DOMAIN, data={CONF_BASE_URL: "http://other/v1", CONF_API_KEY: "sk-other"}
+    )
+    other.add_to_hass(hass)
+
+    secrets = our_secrets(hass)
+
+    assert set(secrets.secrets) == {
+        *SECRETS,
+        f"{USER}:{QUOTED_PASSWORD}",
+        "hdr-1",
+        "a1b2c3d4e5f6a7b8c9",
+        "sk-other",
+    }
+    assert secrets.in_words("Home Assistant at https://my.site") == (
+        "Home Assistant at https://my.site"
     )

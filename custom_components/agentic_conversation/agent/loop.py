@@ -14,17 +14,19 @@ never exceptions; cancellation is reported and then re-raised.
 
 import asyncio
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 import inspect
 import logging
 from typing import Any
 
 from .composition import FINAL_ANSWER_INSTRUCTION, compose, summarize
 from .context_budget import ContextTooSmallError
+from .credentials import Redactor
 from .errors import LLMError, LLMTimeoutError
 from .events import LLMCallStarted, LoopEvent, LoopFinished, TextDelta
 from .limits import LoopLimits
 from .messages import Message, UserContent, user_message
-from .provider import LLMProvider, LLMResponse, ToolCallCallback
+from .provider import LLMProvider, LLMResponse, ToolCall, ToolCallCallback
 from .result import LoopResult, StopReason
 from .tool_calls import ToolDispatcher, ToolSpec
 from .tool_round import CANCELLED_ERROR, ToolRound
@@ -72,6 +74,8 @@ class AgenticLoop:
         limits: LoopLimits = LoopLimits(),
         system_prompt: str | None = None,
         response_format: Mapping[str, Any] | None = None,
+        *,
+        secrets: Redactor = Redactor(),
     ) -> None:
         """Initialise.
 
@@ -81,12 +85,16 @@ class AgenticLoop:
             limits: Bounds of each turn.
             system_prompt: Sent first; replaces a system message found in history.
             response_format: The answers' format (structured output), on every call.
+            secrets: Our own secrets, taken out of all the model says (its text, as
+                it streams too, and its tool arguments) before anyone hears, runs
+                or keeps it.
         """
         self._provider = provider
         self._dispatcher = dispatcher
         self._limits = limits
         self._system_prompt = system_prompt
         self._response_format = response_format
+        self._secrets = secrets
 
     async def run(
         self,
@@ -262,13 +270,24 @@ class AgenticLoop:
         messages = turn.outgoing(extra)  # before counting: a call that cannot be made
         turn.iterations += 1
         await emit(LLMCallStarted(turn.iterations))
+        secrets = self._secrets
+        said = secrets.stream()
+
+        async def redacted_delta(text: str) -> None:
+            if (piece := said.feed(text)) and on_delta is not None:
+                await on_delta(piece)
+
+        def redacted_call(call: ToolCall) -> None:
+            if on_tool_call is not None:
+                on_tool_call(_redacted_call(call, secrets))
+
         try:
             response = await self._provider.complete(
                 messages,
                 turn.tools,
                 tool_choice=tool_choice,
-                on_delta=on_delta,
-                on_tool_call=on_tool_call,
+                on_delta=redacted_delta if on_delta is not None else None,
+                on_tool_call=redacted_call if on_tool_call is not None else None,
                 timeout=max(deadline - loop.time(), 0.0),
                 response_format=self._response_format,
             )
@@ -276,6 +295,13 @@ class AgenticLoop:
             if loop.time() + _DEADLINE_SLACK >= deadline:
                 raise _DeadlineReached(err) from err
             raise
+        if (rest := said.flush()) and on_delta is not None:
+            await on_delta(rest)
+        response = replace(
+            response,
+            text=secrets.in_words(response.text),
+            tool_calls=[_redacted_call(call, secrets) for call in response.tool_calls],
+        )
         turn.finish_reason = response.finish_reason
         if response.finish_reason not in _KNOWN_FINISH_REASONS:
             _LOGGER.warning(
@@ -331,3 +357,8 @@ class AgenticLoop:
         for event in turn.close_tool_phase(DEADLINE_ERROR):
             await emit(event)
         turn.fail(StopReason.DEADLINE, error)
+
+
+def _redacted_call(call: ToolCall, secrets: Redactor) -> ToolCall:
+    """The call with our secrets out of its arguments."""
+    return replace(call, arguments=secrets.in_data(call.arguments))

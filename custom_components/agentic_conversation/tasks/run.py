@@ -25,7 +25,7 @@ from ..const import (
     DOMAIN,
     LOGGER,
 )
-from ..redact import redact_url
+from ..redact import our_secrets, redact_url
 from ..safety.confirmation import ConfirmationGate
 from ..tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
 from ..tool_options import AgenticLLMContext, ToolOptions
@@ -65,6 +65,7 @@ async def async_generate_data(
         ),
         system_prompt=system,
         response_format=wanted,
+        secrets=our_secrets(hass),
     )
     started = asyncio.get_running_loop().time()
     result = await loop.run(content, [], tool_specs(api))

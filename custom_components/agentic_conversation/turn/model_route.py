@@ -56,6 +56,7 @@ from ..const import (
 from ..done_actions import actions_done
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
+from ..redact import our_secrets
 from ..replies import (
     Fallback,
     Problem,
@@ -189,6 +190,8 @@ def _build_loop(
         system_prompt=system.content
         if isinstance(system, conversation.SystemContent)
         else None,
+        # A model that repeats our key must not get it spoken or kept.
+        secrets=our_secrets(chat_log.hass),
     )
 
 
