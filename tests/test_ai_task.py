@@ -335,3 +335,17 @@ async def test_a_task_with_tools_never_unlocks(
     assert _state(ha_core, LOCK) == "locked"
     # The model was offered the tools, and told nothing ran.
     assert unlock in [t["function"]["name"] for t in fake_llm.requests[0]["tools"]]
+
+
+async def test_a_task_answer_holding_the_key_gives_it_redacted(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The text an automation gets back has the connection's key taken out."""
+    await _connection(ha_core, fake_llm)
+    fake_llm.script([Reply.text("Use the key sk-test for the proxy.")])
+
+    result = await ai_task.async_generate_data(
+        ha_core, task_name="key", entity_id=TASK, instructions="Which key?"
+    )
+
+    assert result.data == "Use the key [redacted] for the proxy."
