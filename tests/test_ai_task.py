@@ -45,6 +45,7 @@ from tests.e2e.testing_config.custom_components.door_camera.camera import (
     FrontDoorCamera,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import state_of as _state
 from tests.test_confirmation import LOCK, home  # noqa: F401 - a fixture
 
 SNAPSHOT_URL = "data:image/jpeg;base64," + base64.b64encode(SNAPSHOT).decode()
@@ -120,12 +121,6 @@ async def _describe_door(hass: HomeAssistant, door: str) -> ai_task.GenDataTaskR
             }
         ],
     )
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None, entity_id
-    return state.state
 
 
 async def test_camera_snapshot_and_structure_reach_the_server(

@@ -23,7 +23,7 @@ from homeassistant.config_entries import (
     ConfigSubentryData,
 )
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 
@@ -34,6 +34,7 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.routes import FIRST_CHECK_AFTER_BOOT
 from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
+from tests.helpers import converse, speech as _speech, state_of as _state
 
 LIGHT = "light.porch_light"
 ROUTE = "sensor.agent_route"
@@ -108,19 +109,7 @@ async def _wait(
 
 
 async def _say(hass: HomeAssistant, text: str) -> conversation.ConversationResult:
-    return await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id="conversation.agent"
-    )
-
-
-def _speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
+    return await converse(hass, "conversation.agent", text)
 
 
 async def test_down_at_boot_the_home_answers_then_the_model_when_it_returns(

@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import (
@@ -20,7 +19,6 @@ from homeassistant.components.homeassistant.llm import (
     GetLiveContextTool,
 )
 from homeassistant.components.intent.llm import DEVICE_CONTROL_TOOL_USAGE_PROMPT
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
@@ -29,7 +27,6 @@ from homeassistant.setup import async_setup_component
 from custom_components.agentic_conversation.config_flow import default_agent_options
 from custom_components.agentic_conversation.const import (
     COMPACT_API_ID,
-    CONF_BASE_URL,
     CONF_LOCAL_FIRST,
     DOMAIN,
     LLM_API_ID,
@@ -42,6 +39,7 @@ from custom_components.agentic_conversation.tools.llm_api import (
 )
 from tests.across_releases import offered_name
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import add_agent, say as _ask
 
 PORCH = "light.porch_light"
 
@@ -80,33 +78,7 @@ async def _agent(
     options = default_agent_options([MODEL]) | {CONF_LOCAL_FIRST: False}
     if apis is not None:
         options[CONF_LLM_HASS_API] = apis
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url},
-        subentries_data=[
-            ConfigSubentryData(
-                data=options,
-                subentry_type="conversation",
-                title=f"Agent {apis}",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        state.entity_id
-        for state in hass.states.async_all(conversation.DOMAIN)
-        if state.attributes.get("friendly_name") == f"Agent {apis}"
-    )
-
-
-async def _ask(hass: HomeAssistant, agent: str, text: str) -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    return str(result.response.speech["plain"]["speech"])
+    return await add_agent(hass, server, api_key=None, title=f"Agent {apis}", **options)
 
 
 def _sent(request: dict[str, Any]) -> tuple[str, int]:

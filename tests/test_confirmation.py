@@ -11,7 +11,6 @@ from typing import Any
 from freezegun.api import FrozenDateTimeFactory
 import pytest
 from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
     async_capture_events,
     async_fire_time_changed,
 )
@@ -21,8 +20,7 @@ from pytest_homeassistant_custom_component.components.recorder.common import (
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
@@ -30,10 +28,8 @@ from homeassistant.setup import async_setup_component
 from custom_components.agentic_conversation.config_flow import default_agent_options
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
-    CONF_BASE_URL,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
-    CONF_MODEL,
     DOMAIN,
     LLM_API_ID,
 )
@@ -42,7 +38,13 @@ from custom_components.agentic_conversation.safety.confirmation import (
     EVENT_ACTION,
 )
 from tests.across_releases import offered_name
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import (
+    add_agent,
+    converse as _ask,
+    speech as _speech,
+    state_of as _state,
+)
 
 LOCK = "lock.front_door"
 GARAGE = "cover.garage_door"
@@ -121,30 +123,11 @@ async def home(ha_core: HomeAssistant) -> HomeAssistant:
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: NEW_AGENT_APIS,
-                    CONF_ALLOWED_SERVICES: ["light", "cover", "lock"],
-                    **options,
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        s
-        for s in hass.states.async_entity_ids(conversation.DOMAIN)
-        if s != "conversation.home_assistant"
+    return await add_agent(
+        hass,
+        server,
+        apis=NEW_AGENT_APIS,
+        **{CONF_ALLOWED_SERVICES: ["light", "cover", "lock"], **options},
     )
 
 
@@ -153,28 +136,6 @@ async def _tool(
 ) -> str:
     """The name the model sees for a tool (HA namespaces merged APIs its own way)."""
     return await offered_name(hass, apis, name)
-
-
-async def _ask(
-    hass: HomeAssistant,
-    agent: str,
-    text: str,
-    conversation_id: str | None = None,
-    language: str = "en",
-) -> conversation.ConversationResult:
-    return await conversation.async_converse(
-        hass, text, conversation_id, Context(), language=language, agent_id=agent
-    )
-
-
-def _speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
 
 
 async def _unlock_call(

@@ -18,8 +18,9 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_TOKENS,
 )
 from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import converse as _ask, speech as _speech
 from tests.server_replies import LLAMA_CPP_PROPS
-from tests.test_conversation import _agent, _ask, _speech
+from tests.test_conversation import _agent
 
 MARKER = "…[shortened to fit the context"
 

@@ -7,13 +7,12 @@ from typing import Any
 
 import probatio
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import SOURCE_REAUTH, ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.config_entries import SOURCE_REAUTH
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, Unauthorized
 from homeassistant.helpers import intent, llm
@@ -24,12 +23,10 @@ from custom_components.agentic_conversation.config_flow import (
     AgenticConversationConfigFlow,
 )
 from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
     CONF_ENABLED_TOOLS,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
     CONF_MAX_ITERATIONS,
-    CONF_MODEL,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
     DOMAIN,
@@ -37,7 +34,13 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.tool_options import AgenticLLMContext
 from tests.across_releases import offered_name, open_chat_session
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import (
+    add_agent,
+    converse as _ask,
+    speech as _speech,
+    state_of as _state,
+)
 
 
 @pytest.fixture
@@ -79,33 +82,15 @@ async def porch_light(ha_core: HomeAssistant) -> str:
 
 async def _agent(hass: HomeAssistant, server: FakeLLM | str, **options: Any) -> str:
     """Set up a connection with one agent on the server; return its entity id."""
-    base_url = server.base_url if isinstance(server, FakeLLM) else server
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        # Saved by this version: the fractional test timeouts are not migrated.
+    # Saved by this version: the fractional test timeouts are not migrated. These
+    # tests hear how failures are told; HA's own agent answering instead is tested
+    # in test_local_route.py.
+    return await add_agent(
+        hass,
+        server,
         minor_version=AgenticConversationConfigFlow.MINOR_VERSION,
-        data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
-                    # These tests hear how failures are told; HA's own agent
-                    # answering instead is tested in test_local_route.py.
-                    CONF_LOCAL_FALLBACK: False,
-                    **options,
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
+        **{CONF_LOCAL_FALLBACK: False, **options},
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    states = hass.states.async_entity_ids(conversation.DOMAIN)
-    return next(s for s in states if s != "conversation.home_assistant")
 
 
 async def _intent_tools(hass: HomeAssistant, *intents: str) -> tuple[str, ...]:
@@ -113,28 +98,6 @@ async def _intent_tools(hass: HomeAssistant, *intents: str) -> tuple[str, ...]:
     return tuple(
         [await offered_name(hass, [llm.LLM_API_ASSIST], intent) for intent in intents]
     )
-
-
-async def _ask(
-    hass: HomeAssistant,
-    agent_id: str,
-    text: str,
-    conversation_id: str | None = None,
-    language: str = "en",
-) -> conversation.ConversationResult:
-    return await conversation.async_converse(
-        hass, text, conversation_id, Context(), language=language, agent_id=agent_id
-    )
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
-
-
-def _speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 async def test_plain_answer(ha_core: HomeAssistant, fake_llm: FakeLLM) -> None:

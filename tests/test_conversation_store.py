@@ -36,6 +36,7 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.kept.conversation_store import SAVE_DELAY
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import speech as _speech
 
 ENTRY_ID = "connection1"
 AGENT_ID = "agent1"
@@ -345,10 +346,6 @@ async def test_removing_the_agent_removes_its_conversations(
     assert await hass.config_entries.async_unload(entry.entry_id)
 
     assert AGENT_ID not in hass_storage[STORE_KEY]["data"]["agents"]
-
-
-def _speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 async def test_unencodable_text_is_answered_and_kept_across_a_restart(

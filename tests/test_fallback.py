@@ -14,11 +14,10 @@ from pytest_homeassistant_custom_component.common import (
     async_fire_time_changed,
 )
 
-from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
 from homeassistant.config_entries import SOURCE_REAUTH, ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, EntityCategory
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from custom_components.agentic_conversation.agent import resilient_provider
@@ -35,6 +34,7 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.agent_form import selectors, submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import say
 
 OTHER_MODEL = "model-b"
 SENSOR = "sensor.agent_route"
@@ -79,10 +79,7 @@ async def _connection(
 
 
 async def _ask(hass: HomeAssistant, text: str = "hi") -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id="conversation.agent"
-    )
-    return str(result.response.speech["plain"]["speech"])
+    return await say(hass, "conversation.agent", text)
 
 
 def _route(hass: HomeAssistant) -> tuple[str, dict[str, Any]]:

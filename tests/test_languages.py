@@ -33,10 +33,10 @@ from custom_components.agentic_conversation.safety.answers import (
     spoken_digits,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import state_of as _state
 from tests.test_confirmation import (  # the one home with a front door
     LOCK,
     NEW_AGENT_APIS,
-    _state,
     _unlock_call,
     home,
 )

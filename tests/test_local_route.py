@@ -8,26 +8,26 @@ action, and a model that cannot call tools is not the one that answers commands.
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant, ServiceCall, callback
+from homeassistant.core import HomeAssistant, ServiceCall, callback
 from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
     CONF_LOCAL_FALLBACK,
-    CONF_MODEL,
     CONF_TURN_TIMEOUT,
-    DOMAIN,
 )
 from tests.across_releases import offered_name
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import (
+    add_agent,
+    converse as _say,
+    speech as _speech,
+    state_of as _state,
+)
 
 LIGHT = "light.porch_light"
 LOCK = "lock.front_door"
@@ -87,45 +87,7 @@ async def home(ha_core: HomeAssistant) -> HomeAssistant:
 
 
 async def _agent(hass: HomeAssistant, base_url: str, **options: Any) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        minor_version=2,
-        data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
-                    **options,
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return "conversation.agent"
-
-
-async def _say(
-    hass: HomeAssistant, agent: str, text: str, language: str = "en"
-) -> conversation.ConversationResult:
-    return await conversation.async_converse(
-        hass, text, None, Context(), language=language, agent_id=agent
-    )
-
-
-def _speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
+    return await add_agent(hass, base_url, minor_version=2, **options)
 
 
 FAULTS = {
@@ -162,7 +124,7 @@ async def test_the_light_goes_on_whatever_the_llm_does(
     else:
         fake_llm.script(FAULTS[fault])
 
-    result = await _say(hass, agent, text, language)
+    result = await _say(hass, agent, text, language=language)
 
     assert _state(hass, LIGHT) == "on"
     assert _speech(result).startswith(preface)

@@ -12,7 +12,6 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import (
     ClientSessionGenerator,
     WebSocketGenerator,
@@ -20,23 +19,19 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
     CONF_MAX_TOKENS,
-    CONF_MODEL,
     CONF_WAIT_PHRASE_AFTER,
-    DOMAIN,
 )
 from custom_components.agentic_conversation.turn import model_route
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent
 
 
 @pytest.fixture
@@ -61,30 +56,7 @@ def agent_options() -> dict[str, Any]:
 async def _agent(
     hass: HomeAssistant, server: FakeLLM, options: dict[str, Any] | None = None
 ) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
-                    **(options or {}),
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        entity_id
-        for entity_id in hass.states.async_entity_ids(conversation.DOMAIN)
-        if entity_id != "conversation.home_assistant"
-    )
+    return await add_agent(hass, server, **(options or {}))
 
 
 @pytest.fixture

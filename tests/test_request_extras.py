@@ -15,8 +15,9 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.agent_form import SERVER, submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.helpers import converse as _ask, speech as _speech
 from tests.test_config_flow import AGENT_INPUT, _entry, _new_agent_form
-from tests.test_conversation import _agent, _ask, _speech
+from tests.test_conversation import _agent
 
 THINKING_OFF = '{"chat_template_kwargs": {"enable_thinking": false}}'
 

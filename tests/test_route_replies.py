@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 import json
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import (
     ClientSessionGenerator,
     WebSocketGenerator,
@@ -22,21 +21,15 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 
-from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
-    CONF_MODEL,
-    DOMAIN,
-)
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, door_to
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent
 
 LIGHTS = "light.kitchen_lights"
 JOKE = "Why did the lamp blush? It saw the switch."
@@ -88,24 +81,8 @@ async def kitchen(ha_core: HomeAssistant) -> HomeAssistant:
 
 
 async def _agent(hass: HomeAssistant, fake_llm: FakeLLM) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        minor_version=2,
-        data={CONF_BASE_URL: fake_llm.base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
     # The endpoint check (is the model calling tools?) runs in the background.
-    await hass.async_block_till_done(wait_background_tasks=True)
-    return "conversation.agent"
+    return await add_agent(hass, fake_llm, minor_version=2, background=True)
 
 
 def _moments() -> list[datetime]:

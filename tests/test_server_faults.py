@@ -5,14 +5,14 @@ A Repair names the fix until the server answers again.
 
 import pytest
 
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 
 from custom_components.agentic_conversation.const import DOMAIN
 from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import say as _say, state_of as _state
 from tests.server_replies import SETUP_ERRORS, setup_reply
-from tests.test_local_route import LIGHT, _agent, _state, home
+from tests.test_local_route import LIGHT, _agent, home
 
 __all__ = ["home"]  # the fixture: an exposed porch light and front door
 
@@ -31,13 +31,6 @@ PREFACES = {
     "model_missing": "The model isn't installed on the server, so Home Assistant's own"
     " assistant answered: ",
 }
-
-
-async def _say(hass: HomeAssistant, agent: str, text: str) -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    return str(result.response.speech["plain"]["speech"])
 
 
 def _fault_issue(hass: HomeAssistant) -> ir.IssueEntry | None:

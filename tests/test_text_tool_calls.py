@@ -6,22 +6,15 @@ user hears the model's answer after it, never the JSON, and the Route sensor not
 """
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from homeassistant.components import conversation
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_LLM_HASS_API, STATE_OFF, STATE_ON
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.const import STATE_OFF, STATE_ON
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
-    CONF_MODEL,
-    DOMAIN,
-    LLM_API_ID,
-)
+from custom_components.agentic_conversation.const import LLM_API_ID
 from tests.across_releases import offered_name
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent, say as _say, state_of as _state
 from tests.test_confirmation import LIGHT, LOCK, home
 
 __all__ = ["home"]  # the fixture: a porch light and a locked front door, exposed
@@ -48,39 +41,7 @@ FORMS = ["hermes", "bare json", "mistral", "llama 3", "fenced json", "in reasoni
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url},
-        subentries_data=[
-            ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: APIS},
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        s
-        for s in hass.states.async_entity_ids(conversation.DOMAIN)
-        if s != "conversation.home_assistant"
-    )
-
-
-def _state(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
-
-
-async def _say(hass: HomeAssistant, agent: str, text: str) -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    return str(result.response.speech["plain"]["speech"])
+    return await add_agent(hass, server, apis=APIS, api_key=None)
 
 
 @pytest.mark.parametrize("form", FORMS)

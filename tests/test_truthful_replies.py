@@ -7,24 +7,17 @@ cut-off answer) are translated like every other reply.
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
-    CONF_MODEL,
-    DOMAIN,
-    LLM_API_ID,
-)
+from custom_components.agentic_conversation.const import LLM_API_ID
 from tests.across_releases import offered_name
-from tests.fake_llm import MODEL, FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent, say as _speech
 
 
 @pytest.fixture
@@ -41,42 +34,11 @@ async def porch(ha_core: HomeAssistant) -> str:
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BASE_URL: server.base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: MODEL,
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_ID],
-                },
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        s
-        for s in hass.states.async_entity_ids(conversation.DOMAIN)
-        if s != "conversation.home_assistant"
-    )
+    return await add_agent(hass, server, apis=[llm.LLM_API_ASSIST, LLM_API_ID])
 
 
 async def _tool(hass: HomeAssistant, name: str) -> str:
     return await offered_name(hass, [llm.LLM_API_ASSIST, LLM_API_ID], name)
-
-
-async def _speech(
-    hass: HomeAssistant, agent: str, text: str, language: str = "en"
-) -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language=language, agent_id=agent
-    )
-    return str(result.response.speech["plain"]["speech"])
 
 
 @pytest.mark.parametrize(

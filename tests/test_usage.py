@@ -15,7 +15,8 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.agent_form import submit
 from tests.fake_llm import MODEL, FakeLLM, Reply
-from tests.test_ai_task import ANSWER, _connection, _describe_door, _door_camera, _state
+from tests.helpers import state_of as _state
+from tests.test_ai_task import ANSWER, _connection, _describe_door, _door_camera
 
 
 async def test_tokens_and_cost_of_two_turns_and_a_task(

@@ -17,22 +17,14 @@ from unittest.mock import patch
 from zoneinfo import ZoneInfo
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from homeassistant.components import conversation
-from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
-from custom_components.agentic_conversation.const import (
-    CONF_BASE_URL,
-    CONF_MODEL,
-    DOMAIN,
-)
 from tests.across_releases import offered_name
-from tests.fake_llm import MODEL, FakeLLM, Reply, closed_port_url
+from tests.fake_llm import FakeLLM, Reply, closed_port_url
+from tests.helpers import add_agent, say as _converse
 
 from .home import async_build_home, async_run_local, states
 
@@ -127,31 +119,8 @@ class Route:
     heard: Callable[[Row], str]
 
 
-async def _converse(hass: HomeAssistant, agent: str, text: str) -> str:
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    return str(result.response.speech["plain"]["speech"])
-
-
 async def _agent(hass: HomeAssistant, base_url: str) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        minor_version=2,
-        data={CONF_BASE_URL: base_url, CONF_API_KEY: "sk-test"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={CONF_MODEL: MODEL, CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]},
-                subentry_type="conversation",
-                title="Agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done(wait_background_tasks=True)
-    return "conversation.agent"
+    return await add_agent(hass, base_url, minor_version=2, background=True)
 
 
 async def _home_assistant(hass: HomeAssistant, fake_llm: FakeLLM, row: Row) -> str:

@@ -21,14 +21,12 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_ALLOWED_SERVICES
 from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import converse as _ask, speech as _speech, state_of as _state
 from tests.test_confirmation import (
     GARAGE,
     LOCK,
     MERGED_APIS,
     _agent,
-    _ask,
-    _speech,
-    _state,
     _switchable,
     _tool,
 )

@@ -30,6 +30,9 @@ from custom_components.agentic_conversation.tool_options import (
 )
 from custom_components.agentic_conversation.tools import open_meteo
 from tests.fake_open_meteo import FakeOpenMeteo
+from tests.helpers import state_of
+
+__all__ = ["state_of"]  # the tool tests read states with it from here
 
 # name, domain, area, exposed
 HOME = [
@@ -226,13 +229,6 @@ async def act(
     result = await call(hass, "call_service", args, **options)
     await hass.async_block_till_done()
     return result
-
-
-def state_of(hass: HomeAssistant, entity_id: str) -> str:
-    """An entity's state, which must exist."""
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
 
 
 @pytest.fixture
