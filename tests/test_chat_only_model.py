@@ -106,6 +106,28 @@ async def test_no_is_no(home: HomeAssistant, fake_llm: FakeLLM) -> None:
     assert fake_llm.requests == []
 
 
+async def test_a_language_without_answer_words_is_told_so(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Afrikaans "unlock": HA recognises it, we could not judge a "ja": nothing held."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([Reply.text("Wat?")])
+
+    told = await _converse(hass, agent, "sluit front door oop", language="af")
+    yes = await _converse(hass, agent, "ja", told.conversation_id, language="af")
+
+    assert told.response.speech["plain"]["speech"] == (
+        "I can't confirm that in your language yet, so I did nothing."
+    )
+    assert told.continue_conversation is False
+    assert states(hass)[DOOR] == "locked"
+    # Nothing was held: "ja" is no answer, only words for the model.
+    assert yes.response.speech["plain"]["speech"] == "Wat?"
+    assert [r["messages"][-1]["content"] for r in fake_llm.requests] == ["ja"]
+    assert states(hass)[DOOR] == "locked"
+
+
 @pytest.mark.parametrize(("language", "text"), NEVER_MIND)
 @pytest.mark.parametrize("model", ["chat-only, local first off", "local first on"])
 async def test_never_mind_ends_the_turn_quietly(
