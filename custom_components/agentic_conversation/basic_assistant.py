@@ -1,11 +1,11 @@
-"""Home Assistant's own agent as a route: when no LLM answers, or cannot act.
+"""Home Assistant's own agent, run for us: the local-first stage, and when no LLM answers.
 
 The full recognition of HA's default agent — sentence triggers, fuzzy matching, the
 gazetteer's names and compound commands ("turn on X and then turn off Y"), the
 satellite's area, the user's language — runs offline, so "turn on the porch light"
 still turns it on. Each intent it recognises passes our risk filter first: a risky one
-(unlocking, opening the garage…) is never run this way, and the user hears that it
-needs the model.
+(unlocking, opening the garage…) is never run this way: the local-first stage holds
+and asks it, and with no LLM answering the user hears that it needs the AI service.
 """
 
 from collections.abc import Awaitable, Callable, Iterable

@@ -4,7 +4,7 @@ The primary model is retried once and backed by the agent's fallback model, on t
 connection or another one of this integration, if one is set.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 import re
 from typing import Any
 
@@ -16,20 +16,18 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import SelectOptionDict
 
 from .agent import (
-    DeltaCallback,
+    Call,
     FallbackProvider,
     LLMAuthError,
     LLMConnectionError,
     LLMError,
     LLMProvider,
     LLMResponse,
-    Message,
     MeteredProvider,
     OpenAICompatibleProvider,
     RetryingProvider,
     RouteState,
-    ToolCallCallback,
-    ToolSpec,
+    WrappedProvider,
 )
 from .const import (
     CONF_BASE_URL,
@@ -155,7 +153,7 @@ def _extras[T](parse: Callable[[str | None], T], text: Any) -> T | None:
         return None
 
 
-class _ConnectionModel:
+class _ConnectionModel(WrappedProvider):
     """A model on a connection of this integration, found at each call.
 
     That connection may load after the agent's, or reload with a new client.
@@ -175,17 +173,7 @@ class _ConnectionModel:
         self._client: openai.AsyncOpenAI | None = None
         self._provider: RetryingProvider | None = None
 
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: str | None = None,
-        on_delta: DeltaCallback | None = None,
-        on_tool_call: ToolCallCallback | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
-        response_format: Mapping[str, Any] | None = None,
-    ) -> LLMResponse:
+    async def async_call(self, call: Call) -> LLMResponse:
         """Ask the model; its connection must be loaded."""
         entry: AgenticConfigEntry | None = self._hass.config_entries.async_get_entry(
             self._entry_id
@@ -201,12 +189,4 @@ class _ConnectionModel:
             self._provider = RetryingProvider(
                 _openai(entry, self._model, self._options)
             )
-        return await self._provider.complete(
-            messages,
-            tools,
-            tool_choice=tool_choice,
-            on_delta=on_delta,
-            on_tool_call=on_tool_call,
-            timeout=timeout,
-            response_format=response_format,
-        )
+        return await call.ask(self._provider)

@@ -4,8 +4,9 @@ A row says what the user must hear (exact words) and which states must change;
 a risky row says that nothing changed. Routes are one parametrisation (`ROUTES`):
 HA's own agent (the yardstick; a risky row checks that it did the risky thing), a
 tool-calling model (scripted per row), a chat-only model (commands go to the local
-route), the local route asked directly, the LLM down (the local route after the
-failure) and the server down when the connection was set up.
+stage, which asks a risky one), the local route asked directly, the LLM down (the
+local route after the failure: a risky one is refused) and the server down when the
+connection was set up.
 """
 
 from collections.abc import Awaitable, Callable
@@ -43,6 +44,7 @@ class Row:
     changes: dict[str, str] = field(default_factory=dict)
     calls: tuple[tuple[str, dict[str, Any]], ...] = ()  # the scripted model's tools
     risky: dict[str, str] = field(default_factory=dict)  # what a risky action changes
+    asked: str = ""  # a risky row: our question (the LLM down: HA's words, refused)
     frozen: bool = False  # asked at `NOW`
 
 
@@ -80,10 +82,10 @@ TABLE = [
     Row("open the curtains in the living room", "Opening the curtains", {"cover.living_room_curtains": "open"}, (("HassTurnOn", {"name": "Living room curtains"}),)),
     Row("close the bedroom blinds", "Closing", {"cover.bedroom_blinds": "closed"}, (("HassTurnOff", {"name": "Bedroom blinds"}),)),
     Row("close the blinds in the bedroom", "Closing the blinds", {"cover.bedroom_blinds": "closed"}, (("HassTurnOff", {"area": "Bedroom", "domain": ["cover"], "device_class": ["blind"]}),)),
-    Row("open the garage door", NEEDS_MODEL, {}, risky={"cover.garage_door": "open"}),
+    Row("open the garage door", NEEDS_MODEL, {}, risky={"cover.garage_door": "open"}, asked="Shall I open Garage door?"),
     # Locks: asking is safe, unlocking is risky.
     Row("is the front door locked", "Yes", {}, (("GetLiveContext", {}),)),
-    Row("unlock the front door", NEEDS_MODEL, {}, risky={"lock.front_door": "unlocked"}),
+    Row("unlock the front door", NEEDS_MODEL, {}, risky={"lock.front_door": "unlocked"}, asked="Shall I unlock Front door?"),
     # Climate.
     Row("set the thermostat to 21 degrees", "Temperature set to 21 degrees", {TEMPERATURE: "21.0"}, (("HassClimateSetTemperature", {"name": "Thermostat", "temperature": 21}),)),
     Row("set the living room temperature to 22 degrees", "Temperature set to 22 degrees", {TEMPERATURE: "22.0"}, (("HassClimateSetTemperature", {"area": "Living room", "temperature": 22}),)),
@@ -106,7 +108,7 @@ TABLE = [
     Row("turn off the hall light and turn on the desk lamp", "Turned off the light. Turned on the light.", {"light.hall_light": OFF, "light.desk_lamp": ON}, (("HassTurnOff", {"name": "Hall light"}), ("HassTurnOn", {"name": "Desk lamp"}))),
     Row("turn on the coffee maker and open the living room curtains", "Turned on the switch. Opening.", {"switch.coffee_maker": ON, "cover.living_room_curtains": "open"}, (("HassTurnOn", {"name": "Coffee maker"}), ("HassTurnOn", {"name": "Living room curtains"}))),
     Row("turn off the living room lamp and close the bedroom blinds", "Turned off the light. Closing.", {"light.living_room_lamp": OFF, "cover.bedroom_blinds": "closed"}, (("HassTurnOff", {"name": "Living room lamp"}), ("HassTurnOff", {"name": "Bedroom blinds"}))),
-    Row("turn on the desk lamp and then unlock the front door", NEEDS_MODEL, {"light.desk_lamp": ON}, risky={"lock.front_door": "unlocked"}),
+    Row("turn on the desk lamp and then unlock the front door", NEEDS_MODEL, {"light.desk_lamp": ON}, risky={"lock.front_door": "unlocked"}, asked="Turned on the light. Shall I unlock Front door?"),
 ]  # fmt: skip
 
 
@@ -171,7 +173,7 @@ ROUTES = {
     for route in [
         Route("home_assistant", _home_assistant, lambda row: row.heard),
         Route("tool_calling", _tool_calling, lambda row: "Done."),
-        Route("chat_only", _chat_only, lambda row: row.heard),
+        Route("chat_only", _chat_only, lambda row: row.asked or row.heard),
         Route("local_route", _local_route, lambda row: row.heard),
         Route("llm_down", _llm_down, lambda row: LOCAL_PREFACE + row.heard),
         Route("down_at_boot", _down_at_boot, lambda row: LOCAL_PREFACE + row.heard),

@@ -38,11 +38,13 @@ from .metered_provider import MeteredProvider
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
+    Call,
     DeltaCallback,
     LLMProvider,
     LLMResponse,
     ToolCall,
     ToolCallCallback,
+    WrappedProvider,
 )
 from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
@@ -54,6 +56,7 @@ from .usage import Usage, UsageCallback
 __all__ = [
     "AgenticLoop",
     "CHARS_PER_TOKEN",
+    "Call",
     "CircuitBreaker",
     "DeltaCallback",
     "EndpointCapabilities",
@@ -99,6 +102,7 @@ __all__ = [
     "Usage",
     "UsageCallback",
     "UserContent",
+    "WrappedProvider",
     "probe_endpoint",
     "safe_data",
     "safe_text",

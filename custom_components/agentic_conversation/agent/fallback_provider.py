@@ -7,9 +7,9 @@ its breaker is closed.
 """
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from dataclasses import replace
 import logging
-from typing import Any
 
 from .errors import (
     LLMAuthError,
@@ -22,11 +22,9 @@ from .errors import (
     LLMServerError,
     LLMTimeoutError,
 )
-from .messages import Message
-from .provider import DeltaCallback, LLMProvider, LLMResponse, ToolCallCallback
+from .provider import Call, LLMProvider, LLMResponse, WrappedProvider
 from .resilient_provider import MIN_ATTEMPT_TIME, Clock, StreamWatch
 from .route import Route, RouteState
-from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -49,7 +47,7 @@ def is_unavailable(error: LLMError) -> bool:
     )
 
 
-class FallbackProvider:
+class FallbackProvider(WrappedProvider):
     """A primary `LLMProvider`, a fallback used when it fails to start, and the route.
 
     Every call reports to `state` who answered; without a fallback, a failing primary
@@ -78,18 +76,9 @@ class FallbackProvider:
         self._on_primary_outcome = on_primary_outcome
         self._clock = clock
 
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: str | None = None,
-        on_delta: DeltaCallback | None = None,
-        on_tool_call: ToolCallCallback | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
-        response_format: Mapping[str, Any] | None = None,
-    ) -> LLMResponse:
-        """Ask the primary, else the fallback; see `LLMProvider.complete`."""
+    async def async_call(self, call: Call) -> LLMResponse:
+        """Ask the primary, else the fallback."""
+        timeout = call.timeout
         clock = self._clock or asyncio.get_running_loop().time
         started = clock()
         state, breaker = self._state, self._state.breaker
@@ -101,17 +90,9 @@ class FallbackProvider:
             )
             failure = None  # already recorded as the last error
         else:
-            watch = StreamWatch(on_delta, on_tool_call)
+            watch = StreamWatch(call.on_delta, call.on_tool_call)
             try:
-                response = await self._primary.complete(
-                    messages,
-                    tools,
-                    tool_choice=tool_choice,
-                    on_delta=watch.callback,
-                    on_tool_call=watch.tool_callback,
-                    timeout=timeout,
-                    response_format=response_format,
-                )
+                response = await watch.call(call).ask(self._primary)
             except LLMError as err:
                 if self._on_primary_outcome is not None:
                     self._on_primary_outcome(err)
@@ -136,47 +117,23 @@ class FallbackProvider:
                 if response.tool_calls:
                     state.note_calls(from_text=response.calls_from_text)
                 return response
+        left = None if timeout is None else timeout - (clock() - started)
         return await self._fall_back(
-            messages,
-            tools,
-            tool_choice,
-            (on_delta, on_tool_call),
-            None if timeout is None else timeout - (clock() - started),
-            error,
-            reason,
-            failure,
-            response_format=response_format,
+            replace(call, timeout=left), error, reason, failure
         )
 
-    async def _fall_back(  # noqa: PLR0913, PLR0917 - the call, and why it falls back
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        tool_choice: str | None,
-        callbacks: tuple[DeltaCallback | None, ToolCallCallback | None],
-        left: float | None,
-        error: LLMError,
-        reason: str,
-        failure: str | None,
-        *,
-        response_format: Mapping[str, Any] | None = None,
+    async def _fall_back(
+        self, call: Call, error: LLMError, reason: str, failure: str | None
     ) -> LLMResponse:
-        """Ask the fallback model in the time left; report the route either way."""
+        """Ask the fallback model in the time left (the call's); report the route."""
         state = self._state
+        left = call.timeout
         if self._fallback is None or (left is not None and left < MIN_ATTEMPT_TIME):
             state.report(Route.DOWN, reason=reason, error=failure)
             raise error
         _LOGGER.info("Asking the fallback model (%s)", reason)
         try:
-            response = await self._fallback.complete(
-                messages,
-                tools,
-                tool_choice=tool_choice,
-                on_delta=callbacks[0],
-                on_tool_call=callbacks[1],
-                timeout=left,
-                response_format=response_format,
-            )
+            response = await call.ask(self._fallback)
         except LLMError as err:
             _LOGGER.warning("The fallback model failed too: %s", err)
             state.report(Route.DOWN, reason=reason, error=f"fallback failed: {err}")

@@ -1,5 +1,6 @@
 """What the loop needs from an LLM: one chat completion, optionally streamed."""
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -80,3 +81,64 @@ class LLMProvider(Protocol):
             response_format: The answer's format (e.g. a JSON schema), sent as is.
         """
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One `complete` call's arguments, as a wrapper passes them on (as is, or replaced).
+
+    A new parameter of `LLMProvider.complete` is added here and in
+    `WrappedProvider.complete`; every wrapper passes it on unchanged.
+    """
+
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec]
+    tool_choice: str | None = None
+    on_delta: DeltaCallback | None = None
+    on_tool_call: ToolCallCallback | None = None
+    timeout: float | None = None
+    response_format: Mapping[str, Any] | None = None
+
+    async def ask(self, provider: LLMProvider) -> LLMResponse:
+        """Make this call of a provider."""
+        return await provider.complete(
+            self.messages,
+            self.tools,
+            tool_choice=self.tool_choice,
+            on_delta=self.on_delta,
+            on_tool_call=self.on_tool_call,
+            timeout=self.timeout,
+            response_format=self.response_format,
+        )
+
+
+class WrappedProvider(ABC):
+    """An `LLMProvider` around other providers: it handles each call as a `Call`."""
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: str | None = None,
+        on_delta: DeltaCallback | None = None,
+        on_tool_call: ToolCallCallback | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
+        response_format: Mapping[str, Any] | None = None,
+    ) -> LLMResponse:
+        """See `LLMProvider.complete`."""
+        return await self.async_call(
+            Call(
+                messages,
+                tools,
+                tool_choice,
+                on_delta,
+                on_tool_call,
+                timeout,
+                response_format,
+            )
+        )
+
+    @abstractmethod
+    async def async_call(self, call: Call) -> LLMResponse:
+        """Run the call, passing it on to the wrapped providers."""

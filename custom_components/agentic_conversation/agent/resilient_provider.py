@@ -5,22 +5,22 @@ while no text of the call has been streamed: the user would hear it twice.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 import inspect
 import logging
 import random
-from typing import Any
 
 from .errors import LLMConnectionError, LLMError, LLMRateLimitError, LLMServerError
-from .messages import Message
 from .provider import (
+    Call,
     DeltaCallback,
     LLMProvider,
     LLMResponse,
     ToolCall,
     ToolCallCallback,
+    WrappedProvider,
 )
-from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -67,6 +67,10 @@ class StreamWatch:
         """The tool-call callback to give the provider."""
         return None if self._on_tool_call is None else self._forward_call
 
+    def call(self, call: Call) -> Call:
+        """The call with its callbacks watched."""
+        return replace(call, on_delta=self.callback, on_tool_call=self.tool_callback)
+
     def _forward_call(self, call: ToolCall) -> None:
         assert self._on_tool_call is not None
         self.streamed = True
@@ -81,7 +85,7 @@ class StreamWatch:
             await result
 
 
-class RetryingProvider:
+class RetryingProvider(WrappedProvider):
     """Any `LLMProvider`, its failed calls retried once (jittered, Retry-After honoured).
 
     The retry waits `RETRY_BASE_DELAY` ±50%, or the server's Retry-After; it is skipped
@@ -105,48 +109,24 @@ class RetryingProvider:
         self._sleep = sleep
         self._clock = clock
 
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: str | None = None,
-        on_delta: DeltaCallback | None = None,
-        on_tool_call: ToolCallCallback | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 - a bound passed on
-        response_format: Mapping[str, Any] | None = None,
-    ) -> LLMResponse:
-        """Run the call; once more after a retryable failure; see `LLMProvider`."""
+    async def async_call(self, call: Call) -> LLMResponse:
+        """Run the call; once more after a retryable failure."""
         clock = self._clock or asyncio.get_running_loop().time
         started = clock()
-        watch = StreamWatch(on_delta, on_tool_call)
+        watch = StreamWatch(call.on_delta, call.on_tool_call)
         try:
-            return await self._provider.complete(
-                messages,
-                tools,
-                tool_choice=tool_choice,
-                on_delta=watch.callback,
-                on_tool_call=watch.tool_callback,
-                timeout=timeout,
-                response_format=response_format,
-            )
+            return await watch.call(call).ask(self._provider)
         except RETRYABLE as err:
             if watch.streamed:
                 raise
             delay = self._delay(err)
-            left = None if timeout is None else timeout - (clock() - started)
+            left = None if call.timeout is None else call.timeout - (clock() - started)
             if delay is None or (left is not None and left - delay < MIN_ATTEMPT_TIME):
                 raise
             _LOGGER.info("LLM call failed (%s); retrying in %.2f s", err, delay)
             await self._sleep(delay)
-        return await self._provider.complete(
-            messages,
-            tools,
-            tool_choice=tool_choice,
-            on_delta=on_delta,
-            on_tool_call=on_tool_call,
-            timeout=None if left is None else left - delay,
-            response_format=response_format,
+        return await replace(call, timeout=None if left is None else left - delay).ask(
+            self._provider
         )
 
     def _delay(self, err: LLMError) -> float | None:

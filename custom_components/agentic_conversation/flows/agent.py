@@ -3,15 +3,11 @@
 from collections.abc import Mapping
 from typing import Any
 
-from homeassistant.config_entries import (
-    SOURCE_USER,
-    ConfigEntryState,
-    ConfigSubentryFlow,
-    SubentryFlowResult,
-)
+from homeassistant.config_entries import SubentryFlowResult
 from homeassistant.const import CONF_NAME
 
 from ..const import CONF_RECOMMENDED, DEFAULT_AGENT_NAME
+from ..runtime import AgenticConfigEntry
 from .agent_schema import (
     RECOMMENDED_OPTIONS,
     SECTIONS,
@@ -22,53 +18,42 @@ from .agent_schema import (
     is_recommended,
 )
 from .form import flatten, nest, on_sections
+from .subentry import SubentryFormFlow
 
 
-class AgentSubentryFlow(ConfigSubentryFlow):
+class AgentSubentryFlow(SubentryFormFlow):
     """Create or change an agent: its model, prompt, tools and limits."""
 
-    async def async_step_user(
-        self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Add an agent."""
-        return await self.async_step_new_agent(user_input)
+    # Two steps, one form: the titles differ (a new agent has no name yet).
+    new_step = "new_agent"
+    change_step = "set_options"
 
     async def async_step_new_agent(
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
         """The form of a new agent."""
-        return await self._async_agent_form(user_input)
-
-    async def async_step_reconfigure(
-        self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Change an agent."""
-        return await self.async_step_set_options(user_input)
+        return await self._async_open(user_input)
 
     async def async_step_set_options(
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
         """The form of an existing agent, titled with its name."""
-        return await self._async_agent_form(user_input)
+        return await self._async_open(user_input)
 
-    async def _async_agent_form(
-        self, user_input: dict[str, Any] | None
+    async def _async_form(
+        self, entry: AgenticConfigEntry, user_input: dict[str, Any] | None
     ) -> SubentryFlowResult:
         """Show the sectioned form; save its values flat."""
-        entry = self._get_entry()
-        if entry.state is not ConfigEntryState.LOADED:
-            return self.async_abort(reason="entry_not_loaded")
-        is_new = self.source == SOURCE_USER
+        is_new = self._is_new
         placeholders = {"connection": entry.title}
-        if is_new:
-            stored: dict[str, Any] = {
+        stored = self._stored(
+            lambda: {
                 CONF_NAME: DEFAULT_AGENT_NAME,
                 **default_agent_options(entry.runtime_data.models),
             }
-        else:
-            subentry = self._get_reconfigure_subentry()
-            stored = dict(subentry.data)
-            placeholders["agent"] = subentry.title
+        )
+        if not is_new:
+            placeholders["agent"] = self._get_reconfigure_subentry().title
 
         def show(
             options: Mapping[str, Any],
@@ -84,15 +69,11 @@ class AgentSubentryFlow(ConfigSubentryFlow):
                 reveal=reveal,
             )
             suggested = nest(schema, {**options, CONF_RECOMMENDED: recommended})
-            form: dict[str, Any] = {
-                "data_schema": self.add_suggested_values_to_schema(schema, suggested),
-                "errors": on_sections(schema, errors or {}),
-                "description_placeholders": placeholders,
-            }
-            # Two steps, one form: the titles differ (a new agent has no name yet).
-            if is_new:
-                return self.async_show_form(step_id="new_agent", **form)
-            return self.async_show_form(step_id="set_options", **form)
+            return self._show(
+                self.add_suggested_values_to_schema(schema, suggested),
+                placeholders,
+                on_sections(schema, errors or {}),
+            )
 
         if user_input is None:
             return show(stored, is_recommended(stored))
@@ -107,9 +88,4 @@ class AgentSubentryFlow(ConfigSubentryFlow):
         if errors := check_agent_options(options):
             return show(options, recommended, errors)
         options[CONF_RECOMMENDED] = recommended
-        if is_new:
-            name = options.pop(CONF_NAME)
-            return self.async_create_entry(title=name, data=options)
-        return self.async_update_and_abort(
-            entry, self._get_reconfigure_subentry(), data=options
-        )
+        return self._save(entry, options)

@@ -4,12 +4,7 @@ from typing import Any
 
 import probatio
 
-from homeassistant.config_entries import (
-    SOURCE_USER,
-    ConfigEntryState,
-    ConfigSubentryFlow,
-    SubentryFlowResult,
-)
+from homeassistant.config_entries import SubentryFlowResult
 from homeassistant.const import CONF_NAME
 
 from ..const import (
@@ -20,55 +15,35 @@ from ..const import (
     DEFAULT_TASK_TIMEOUT,
 )
 from ..provider_factory import fallback_choices
+from ..runtime import AgenticConfigEntry
 from .agent_schema import default_model
 from .form import model_choice, whole_number
 from .prices import price_fields, tidy_prices
+from .subentry import SubentryFormFlow
 
 
-class AiTaskSubentryFlow(ConfigSubentryFlow):
+class AiTaskSubentryFlow(SubentryFormFlow):
     """Create or change an AI task: its model, fallback, deadline and prices."""
 
-    async def async_step_user(
-        self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Add an AI task."""
-        return await self._async_form(user_input)
-
-    async def async_step_reconfigure(
-        self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Change an AI task."""
-        return await self._async_form(user_input)
-
     async def _async_form(
-        self, user_input: dict[str, Any] | None
+        self, entry: AgenticConfigEntry, user_input: dict[str, Any] | None
     ) -> SubentryFlowResult:
-        entry = self._get_entry()
-        if entry.state is not ConfigEntryState.LOADED:
-            return self.async_abort(reason="entry_not_loaded")
-        is_new = self.source == SOURCE_USER
         models = sorted(entry.runtime_data.models)
         if user_input is not None:
             options = dict(user_input)
             if not options.get(CONF_FALLBACK_MODEL):
                 options.pop(CONF_FALLBACK_MODEL, None)
             tidy_prices(options)
-            if is_new:
-                name = options.pop(CONF_NAME)
-                return self.async_create_entry(title=name, data=options)
-            return self.async_update_and_abort(
-                entry, self._get_reconfigure_subentry(), data=options
-            )
-        if is_new:
-            stored: dict[str, Any] = {
+            return self._save(entry, options)
+        stored = self._stored(
+            lambda: {
                 CONF_NAME: DEFAULT_AI_TASK_NAME,
                 CONF_MODEL: default_model(models),
                 CONF_TASK_TIMEOUT: DEFAULT_TASK_TIMEOUT,
             }
-        else:
-            stored = dict(self._get_reconfigure_subentry().data)
+        )
         fields: dict[Any, Any] = {}
-        if is_new:
+        if self._is_new:
             fields[probatio.Required(CONF_NAME)] = str
         fields.update(
             {
@@ -83,16 +58,4 @@ class AiTaskSubentryFlow(ConfigSubentryFlow):
             }
         )
         schema = self.add_suggested_values_to_schema(probatio.Schema(fields), stored)
-        placeholders = {"connection": entry.title}
-        # Two steps, one form: a new task has a name field.
-        if is_new:
-            return self.async_show_form(
-                step_id="user",
-                data_schema=schema,
-                description_placeholders=placeholders,
-            )
-        return self.async_show_form(
-            step_id="reconfigure",
-            data_schema=schema,
-            description_placeholders=placeholders,
-        )
+        return self._show(schema, {"connection": entry.title})

@@ -1,7 +1,8 @@
 """One conversation turn, as one sequence of stages.
 
 take held actions → tools and prompt → settle them, or what Home Assistant understands
-(local first), or the model → reply → keep the conversation.
+(local first: the option, or a model that cannot act), or the model → reply → keep the
+conversation.
 
 Every route (the model and its fallback, HA's own agent, a held action's settlement, a
 failure) returns its words as an `Ending`; the reply stage alone writes them into the
@@ -17,7 +18,6 @@ from .context import TurnContext
 from .keep import find_history, keep_history
 from .llm_data import async_provide_llm_data
 from .local_first import async_handle_locally, local_first
-from .local_route import async_local_first, model_cannot_act
 from .model_route import async_run_model
 from .reply import Ending, async_reply, error_result
 from .settle import Held, async_settle, take_held
@@ -69,6 +69,4 @@ async def _async_route(
     # Held actions were settled first: a "yes" never reaches the recogniser.
     if local_first(turn) and (handled := await async_handle_locally(turn)) is not None:
         return handled
-    if model_cannot_act(turn) and (local := await async_local_first(turn)) is not None:
-        return local
     return await async_run_model(turn, history)

@@ -1,13 +1,16 @@
 """Local first: what Home Assistant's own agent understands is done without the model.
 
-The agent option "Handle commands Home Assistant understands first" (`local_first`)
-runs the local route's full recognition before the model, in the user's language with
-the satellite's area:
+One stage, run before the model when the agent option "Handle commands Home Assistant
+understands first" (`local_first`) is on, or when the endpoint check found that the
+model cannot call tools (whatever the option: such a model must not say it did). The
+local route's full recognition runs in the user's language with the satellite's area:
 - a recognised, non-risky command that succeeds is answered at once, no model call;
+  one HA handles without words ("never mind") ends the turn quietly, as HA's agent does;
 - a risky one is not run: it is held and asked exactly as the model route asks, and a
   "yes" runs it through the offered intent tool (the settle stage);
-- anything else (not recognised, no such device, ambiguous, failed) goes to the model
-  as if the option were off: the attempt leaves nothing in the chat log.
+- a command that failed is told in HA's words when the model cannot act (it could not
+  do better); anything else (not recognised, no such device, ambiguous) goes to the
+  model as if the option were off: the attempt leaves nothing in the chat log.
 
 Recognition runs against a copy of the chat log; only a handled turn's intent calls
 and results are written into the real one (under the names the model is offered), so
@@ -29,6 +32,7 @@ from ..basic_assistant import LocalOutcome, LocalStatus, async_run_local_route
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
 from ..done_actions import Action
 from ..languages import understood
+from ..replies import async_render_not_asked
 from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..tool_dispatch import intent_types
@@ -39,16 +43,24 @@ from .reply import Ending
 
 HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
+NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
+FAILED = "Home Assistant understood the command, which failed; the model cannot act"
 
 
 def local_first(turn: TurnContext) -> bool:
     """The agent tries Home Assistant's recognition first (and may act at all).
 
-    Agents saved before the option existed keep going to the model.
+    Agents saved before the option existed go to the model, unless it cannot act.
     """
-    return bool(turn.options.get(CONF_LOCAL_FIRST, False)) and (
-        turn.chat_log.llm_api is not None
+    return turn.chat_log.llm_api is not None and (
+        bool(turn.options.get(CONF_LOCAL_FIRST, False)) or model_cannot_act(turn)
     )
+
+
+def model_cannot_act(turn: TurnContext) -> bool:
+    """The endpoint check found that the agent's model ignores tools."""
+    found = turn.entry.runtime_data.capabilities.get(turn.subentry.subentry_id)
+    return found is not None and found.tools is False
 
 
 async def async_handle_locally(turn: TurnContext) -> Ending | None:
@@ -67,16 +79,28 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
     )
     added = scratch.content[len(chat_log.content) :]
-    if outcome.status is LocalStatus.DONE and outcome.speech:
+    if outcome.status is LocalStatus.DONE or (
+        outcome.status is LocalStatus.FAILED
+        and outcome.speech
+        and model_cannot_act(turn)
+    ):
         _copy(chat_log, api, added)
-        _report(turn, HANDLED)
-        return Ending(outcome.speech)
+        _report(turn, HANDLED if outcome.status is LocalStatus.DONE else FAILED)
+        # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
+        return Ending(outcome.speech or "")
     if outcome.status is LocalStatus.RISKY and (
         actions := _held_actions(turn, api, outcome)
     ):
-        if not understood(turn.user_input.language):
-            return None  # no yes/no words: the model route says what it cannot ask
         _copy(chat_log, api, added)  # what a compound command did before it
+        if not understood(turn.user_input.language):
+            # No yes/no words to judge an answer by: nothing is held, as the model
+            # route does with the same action.
+            _report(turn, NOT_ASKED)
+            return Ending(
+                await async_render_not_asked(
+                    turn.hass, turn.user_input.language, _done(added)
+                )
+            )
         question = await async_hold_and_ask(
             turn.hass,
             turn.user_input,

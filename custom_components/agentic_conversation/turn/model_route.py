@@ -71,7 +71,7 @@ from ..tool_options import gate_of
 from ..wait_phrase import say_while_waiting
 from .ask import async_hold_and_ask
 from .context import TurnContext
-from .local_route import async_local_fallback
+from .local_fallback import async_local_fallback
 from .reply import Delta, Ending, async_say
 
 

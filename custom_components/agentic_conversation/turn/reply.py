@@ -41,7 +41,12 @@ async def async_reply(
     ending: Ending,
 ) -> conversation.ConversationResult:
     """Make sure the chat log ends on the route's words; the result carries the id."""
-    if not _ends_on_words(chat_log):
+    if not ending.spoken and not _ends_on_words(chat_log):
+        # Nothing to say ("never mind"): the turn ends silently, as HA's agent ends it.
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id, content="")
+        )
+    elif not _ends_on_words(chat_log):
         # Said outside the stream (HA's own agent, a failure): TTS hears it only here.
         await async_say(chat_log, agent_id, ending.spoken)
     if ending.problem is not None:

@@ -1,0 +1,40 @@
+"""Home Assistant's own agent as the last route: no model answered.
+
+HA's default agent recognises and runs the words offline (basic_assistant.py); a
+risky command is not run, and the user hears that it needs the AI service. A model
+that answers but cannot act is the local-first stage's (local_first.py).
+"""
+
+from ..agent import Route
+from ..basic_assistant import async_ask_basic_assistant
+from ..const import CONF_CONFIRM_ENTITIES, LOGGER
+from ..redact import redact_url
+from ..replies import async_phrase, local_preface_key
+from .context import TurnContext
+from .reply import Ending
+
+
+async def async_local_fallback(
+    turn: TurnContext, error: Exception | None, failure: Ending
+) -> Ending:
+    """No LLM answered: HA's own agent, else the failure already put into words."""
+    said = await async_ask_basic_assistant(
+        turn.hass,
+        turn.user_input,
+        turn.chat_log,
+        turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+    )
+    reason = f"no model answered: {error}" if error else "no model answered in time"
+    route = Route.LOCAL if said is not None else Route.DOWN
+    if (
+        state := turn.entry.runtime_data.routes.get(turn.subentry.subentry_id)
+    ) is not None:
+        state.report(route, reason=reason, error=redact_url(str(error or reason)))
+    turn.chat_log.async_trace({"route": route.value, "reason": reason})
+    if said is None:
+        return failure
+    LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
+    template = await async_phrase(
+        turn.hass, turn.user_input.language, local_preface_key(error)
+    )
+    return Ending(template.replace("{speech}", said))
