@@ -25,9 +25,10 @@ from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
 from .tool_options import gate_of
+from .tools.argument_checks import refuse_arguments
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
-from .tools.services import CallServiceTool, refuse_arguments
+from .tools.services import CallServiceTool
 from .tools.state import GetEntityStateTool
 
 
