@@ -97,7 +97,12 @@ def refuse_arguments(
         }
     )
     if unknown:
-        return refuse("Unknown entity: " + ", ".join(unknown) + ".", hint=FIND_IDS)
+        # One name that matched nothing: the dispatcher adds the closest exposed ones.
+        return refuse(
+            "Unknown entity: " + ", ".join(unknown) + ".",
+            hint=FIND_IDS,
+            **({"unmatched": unknown[0]} if len(unknown) == 1 else {}),
+        )
     return None
 
 
