@@ -175,7 +175,14 @@ async def test_breaker_skips_primary_until_it_answers(
     await _connection(hass, fake_llm, "Home", {CONF_FALLBACK_MODEL: OTHER_MODEL})
     assert _route(hass) == (
         "ok",
-        {"last_error": None, "reason": None, "calls_as_text": False} | _named(),
+        {
+            "last_error": None,
+            "reason": None,
+            "calls_as_text": False,
+            "repaired_calls": 0,
+            "last_repair": None,
+        }
+        | _named(),
     )
     for turn in range(3):
         fake_llm.script([Reply.error(503), Reply.error(503), Reply.text(f"F{turn}.")])

@@ -39,6 +39,7 @@ async def async_get_config_entry_diagnostics(
                 "last_error": redact(state.last_error or ""),
                 "breaker_open": state.breaker.is_open,
                 "calls_as_text": state.calls_as_text,
+                "repaired_calls": state.repaired_calls,
             }
             for subentry_id, state in (runtime.routes if runtime else {}).items()
         },

@@ -76,6 +76,9 @@ class RouteSensor(SensorEntity):
             "reason": self._shown(self._state.reason),
             # The server passes tool calls through as text: its parser is not set up.
             "calls_as_text": self._state.calls_as_text,
+            # Tool calls the model got slightly wrong and we read as it meant.
+            "repaired_calls": self._state.repaired_calls,
+            "last_repair": self._shown(self._state.last_repair),
         }
 
     def _shown(self, text: str | None) -> str | None:

@@ -6,11 +6,14 @@ do: an intent's targets resolved as HA will resolve them, the script a script's 
 runs, the entities another tool names. `call_service` checks and reviews its own,
 exactly resolved, targets. An intent's failure to match reads the same whether the
 name is hidden or missing.
+
+Before any of that, `prepare` repairs the plain slips of small models in a call's
+arguments (see agent/tool_call_repair.py and tools/intent_arguments.py); every refusal
+names what would work: the arguments a tool takes, the closest exposed names.
 """
 
 from collections.abc import Mapping
 from dataclasses import replace
-import json
 from typing import Any
 
 import probatio
@@ -20,19 +23,32 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.helpers.service import async_get_cached_service_description
 
-from .agent import ToolHeldError, ToolSpec, ToolValidationError
+from .agent import (
+    PreparedCall,
+    ToolHeldError,
+    ToolRefusedError,
+    ToolSpec,
+    ToolValidationError,
+)
+from .agent.tool_call_repair import unwrap_arguments
 from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
 from .tool_options import gate_of
+from .tools.argument_checks import refuse_arguments
+from .tools.closest import async_closest_names
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
-from .tools.services import CallServiceTool, refuse_arguments
+from .tools.intent_arguments import async_intent_arguments, refused
+from .tools.services import CallServiceTool
 from .tools.state import GetEntityStateTool
 
-
-class ToolReportedError(Exception):
-    """A Home Assistant tool answered with an error result."""
+# Match failures that name what the model sent and matched nothing.
+_UNMATCHED = {
+    intent.MatchFailedReason.NAME: "name",
+    intent.MatchFailedReason.INVALID_AREA: "area",
+    intent.MatchFailedReason.INVALID_FLOOR: "floor",
+}
 
 
 class ChatLogToolDispatcher:
@@ -42,18 +58,35 @@ class ChatLogToolDispatcher:
         """Dispatch to the tools of this API instance."""
         self._api = api
 
+    async def prepare(self, name: str, arguments: dict[str, Any]) -> PreparedCall:
+        """A call's arguments as its tool takes them, plain slips repaired."""
+        tool = self._tool(name)
+        if tool is None or (takes := taken_keys(tool.parameters)) is None:
+            return PreparedCall(arguments)
+        unwrapped = unwrap_arguments(arguments, takes)
+        if not isinstance(original_tool(tool), llm.IntentTool):
+            return PreparedCall(unwrapped.arguments, unwrapped.repairs)
+        prepared = await async_intent_arguments(
+            self._api.api.hass, unwrapped.arguments, takes, self._language
+        )
+        return PreparedCall(
+            prepared.arguments, unwrapped.repairs + prepared.repairs, prepared.ignored
+        )
+
     async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
         """Call a tool; bad arguments and error results raise, the loop reports them."""
         # HA does not check arguments against a tool's schema: do it here, so every
         # tool (Assist's, ours, another integration's) gets validated arguments and
         # the model a clear error.
-        tool = next((t for t in self._api.tools if t.name == name), None)
+        tool = self._tool(name)
         sent = arguments
-        try:
-            if tool is not None:
+        if tool is not None:
+            try:
                 arguments = tool.parameters(arguments)
-        except probatio.Invalid as err:
-            raise ToolValidationError(f"Invalid arguments: {err}") from err
+            except probatio.Invalid as err:
+                raise ToolValidationError(
+                    str(err), **arguments_taken(tool.parameters)
+                ) from err
         # An intent's handler validates its slots itself, and its value schemas may
         # convert (HassSetVolume: 50 → 0.5): it gets what the model sent, not our
         # converted copy (0.5 would become 0).
@@ -64,8 +97,8 @@ class ChatLogToolDispatcher:
             else arguments,
             external=True,
         )
-        if tool is not None and (refused := self._boundary(tool, arguments)):
-            raise ToolReportedError(json.dumps(refused.data))
+        if tool is not None and (refusal := self._boundary(tool, arguments)):
+            raise await self._guided(refusal.data)
         gate = gate_of(self._api.llm_context)
         if (
             gate is not None
@@ -77,9 +110,17 @@ class ChatLogToolDispatcher:
         try:
             result = await self._api.async_call_tool(tool_input)
         except probatio.Invalid as err:
-            raise ToolValidationError(f"Invalid arguments: {err}") from err
+            raise ToolValidationError(str(err)) from err
         except intent.MatchFailedError as err:
-            raise as_if_hidden_were_missing(self._api.api.hass, err) from None
+            raise await self._match_failed(err) from None
+        except intent.IntentHandleError as err:
+            # e.g. "Service handler cannot target all devices": no target given.
+            raise refused(
+                {
+                    "error": str(err),
+                    **arguments_taken(tool.parameters if tool else None),
+                }
+            ) from None
         if gate is not None and tool_input.id in gate.held:
             # Held by the tool itself: keep it under the name the model used.
             gate.held[tool_input.id] = replace(
@@ -87,8 +128,49 @@ class ChatLogToolDispatcher:
             )
             raise ToolHeldError(HELD_MESSAGE)
         if result.error:
-            raise ToolReportedError(json.dumps(result.data))
+            raise await self._guided(result.data)
         return result.data
+
+    @property
+    def _language(self) -> str:
+        return self._api.llm_context.language or "en"
+
+    def _tool(self, name: str) -> llm.Tool | None:
+        return next((t for t in self._api.tools if t.name == name), None)
+
+    async def _guided(self, data: Any) -> ToolRefusedError:
+        """A tool's error result as a refusal; an unmatched name gets the closest."""
+        if not isinstance(data, dict):
+            data = {"error": str(data)}
+        if (
+            isinstance(unmatched := data.get("unmatched"), str)
+            and "closest" not in data
+        ):
+            data = {
+                **data,
+                "closest": await async_closest_names(
+                    self._api.api.hass, unmatched, self._language
+                ),
+            }
+        return refused(data)
+
+    async def _match_failed(self, err: intent.MatchFailedError) -> ToolRefusedError:
+        """An intent's match failure, told as if unexposed entities did not exist."""
+        failed = as_if_hidden_were_missing(self._api.api.hass, err)
+        data: dict[str, Any] = {"error": str(failed)}
+        constraints = failed.constraints
+        sent = {
+            "name": constraints.name,
+            "area": constraints.area_name,
+            "floor": constraints.floor_name,
+        }.get(_UNMATCHED.get(failed.result.no_match_reason, ""))  # type: ignore[arg-type]
+        if not sent:
+            return refused(data)
+        data["unmatched"] = sent
+        if failed.result.no_match_reason is not intent.MatchFailedReason.NAME:
+            return refused(data)  # an area or floor: the model has their list
+        data["hint"] = "Use one of the closest names, or search_entities."
+        return await self._guided(data)
 
     def _boundary(
         self, tool: llm.Tool, arguments: dict[str, Any]
@@ -136,6 +218,34 @@ class ChatLogToolDispatcher:
             if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
         )
         return effects
+
+
+def taken_keys(schema: Any) -> set[str] | None:
+    """The argument names a tool's schema takes; None if it is not a plain mapping."""
+    keys = getattr(schema, "schema", None)
+    if not isinstance(keys, dict):
+        return None
+    return {name for key in keys for name in _key_names(key)}
+
+
+def arguments_taken(schema: Any) -> dict[str, Any]:
+    """What a refusal of bad arguments tells the model a tool takes."""
+    keys = getattr(schema, "schema", None)
+    if not isinstance(keys, dict):
+        return {}
+    return {
+        "arguments_taken": sorted({n for key in keys for n in _key_names(key)}),
+        "required": sorted(str(k) for k in keys if isinstance(k, probatio.Required)),
+    }
+
+
+def _key_names(key: Any) -> list[str]:
+    """The names a schema key stands for: `Optional("x")` is x, `Any("a", "b")` a, b."""
+    if isinstance(key, probatio.Marker):
+        return _key_names(key.schema)
+    if isinstance(validators := getattr(key, "validators", None), list | tuple):
+        return [name for item in validators for name in _key_names(item)]
+    return [str(key)]
 
 
 def script_of(tool: llm.Tool) -> str | None:

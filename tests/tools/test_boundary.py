@@ -18,7 +18,7 @@ from homeassistant.helpers.service import async_set_service_schema
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import LLM_API_ID
-from custom_components.agentic_conversation.tools.services import (
+from custom_components.agentic_conversation.tools.service_target import (
     SOME_UNAVAILABLE,
     ResolvedCall,
     resolve_call,

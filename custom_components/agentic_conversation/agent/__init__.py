@@ -19,6 +19,7 @@ from .errors import (
     LLMTimeoutError,
     ToolError,
     ToolHeldError,
+    ToolRefusedError,
     ToolValidationError,
     UnknownToolError,
 )
@@ -50,7 +51,13 @@ from .resilient_provider import RetryingProvider
 from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
 from .safe_text import safe_data, safe_text
-from .tool_calls import ToolCallRecord, ToolDispatcher, ToolSpec
+from .tool_calls import (
+    PreparedCall,
+    RepairingDispatcher,
+    ToolCallRecord,
+    ToolDispatcher,
+    ToolSpec,
+)
 from .usage import Usage, UsageCallback
 
 __all__ = [
@@ -83,6 +90,8 @@ __all__ = [
     "Message",
     "MeteredProvider",
     "OpenAICompatibleProvider",
+    "PreparedCall",
+    "RepairingDispatcher",
     "RetryingProvider",
     "Route",
     "RouteState",
@@ -96,6 +105,7 @@ __all__ = [
     "ToolDispatcher",
     "ToolError",
     "ToolHeldError",
+    "ToolRefusedError",
     "ToolSpec",
     "ToolValidationError",
     "UnknownToolError",

@@ -4,6 +4,8 @@ LLM errors never escape the loop; they become a stop reason carrying one of thes
 caller can speak a short explanation chosen by `kind` and log `str(error)`.
 """
 
+from typing import Any
+
 
 class LLMError(Exception):
     """The LLM could not give a usable answer.
@@ -98,7 +100,15 @@ class LLMBadResponseError(LLMError):
 
 
 class ToolError(Exception):
-    """Base of the errors a tool dispatcher raises on purpose."""
+    """Base of the errors a tool dispatcher raises on purpose.
+
+    `hints` go to the model beside the message: what would work instead.
+    """
+
+    def __init__(self, message: str = "", **hints: Any) -> None:
+        """The message for the model, and hints (offered names, arguments taken…)."""
+        super().__init__(message)
+        self.hints = hints
 
 
 class ToolValidationError(ToolError):
@@ -111,6 +121,10 @@ class ToolHeldError(ToolError):
     The message tells the model so; the loop ends the turn after this round, so the
     caller can ask the user.
     """
+
+
+class ToolRefusedError(ToolError):
+    """The tool answered with an error result; its message and hints go back as they are."""
 
 
 class UnknownToolError(ToolError):

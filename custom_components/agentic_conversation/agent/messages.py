@@ -69,7 +69,7 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
     """Normalise tool-call arguments as servers send them to a dict.
 
     Accepts a JSON object string (the standard), an object (Ollama), a JSON string
-    holding a JSON object string (Ollama, some templates), and ""/None for "no
+    holding a JSON object string (Ollama, some templates), and ""/None/"null" for "no
     arguments". Anything else is returned as the raw text, for an error result.
     """
     if raw is None:
@@ -88,6 +88,8 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
             return safe_text(text)
         if isinstance(value, dict):
             return safe_data(value)  # type: ignore[no-any-return]
+        if value is None:  # "null": no arguments, as small models write it
+            return {}
         if not isinstance(value, str):
             return safe_text(text)
     return safe_text(text)

@@ -85,6 +85,10 @@ class CircuitBreaker:
         self.record_success()
 
 
+# What the Route sensor shows of the last repair (it quotes what the model sent).
+_REPAIR_CHARS = 255
+
+
 class RouteState:
     """An agent's route: who answered last, why the primary was skipped, the breaker.
 
@@ -95,6 +99,9 @@ class RouteState:
         breaker: Skips the primary after repeated failures.
         calls_as_text: The model's last tool calls came written as text (the
             server's tool-call parser is not set up); we carried them out.
+        repaired_calls: Tool calls whose name or arguments we repaired (a model
+            that slips: wrong case, a prefix, wrapped arguments…), since start.
+        last_repair: What was repaired last, in words.
     """
 
     def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
@@ -104,6 +111,8 @@ class RouteState:
         self.last_error: str | None = None
         self.breaker = CircuitBreaker(threshold)
         self.calls_as_text = False
+        self.repaired_calls = 0
+        self.last_repair: str | None = None
         self._listeners: list[Callable[[], None]] = []
 
     def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
@@ -117,6 +126,13 @@ class RouteState:
             self.calls_as_text = from_text
             for listener in list(self._listeners):
                 listener()
+
+    def note_repair(self, tool: str, repairs: tuple[str, ...]) -> None:
+        """A tool call was carried out (or refused) after repairing these slips."""
+        self.repaired_calls += 1
+        self.last_repair = (f"{tool}: " + "; ".join(repairs))[:_REPAIR_CHARS]
+        for listener in list(self._listeners):
+            listener()
 
     def report(
         self, route: Route, *, reason: str | None = None, error: str | None = None

@@ -12,10 +12,16 @@ from dataclasses import dataclass
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .errors import ToolHeldError, ToolValidationError, UnknownToolError
+from .errors import (
+    ToolHeldError,
+    ToolRefusedError,
+    ToolValidationError,
+    UnknownToolError,
+)
 from .safe_text import safe_text
+from .tool_call_repair import match_tool_name
 
 if TYPE_CHECKING:
     from .provider import ToolCall
@@ -24,6 +30,7 @@ _LOGGER = logging.getLogger(__name__)
 
 # How much of unparsable arguments to quote back to the model.
 _QUOTE_CHARS = 500
+_QUOTE_NAME_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +72,30 @@ class ToolDispatcher(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class PreparedCall:
+    """A call's arguments as its tool takes them, and what was repaired to get there.
+
+    Attributes:
+        arguments: What the tool is called with.
+        repairs: Each repair, in words, for the trace and the Route sensor.
+        ignored: Arguments the tool does not take, dropped: the model is told.
+    """
+
+    arguments: dict[str, Any]
+    repairs: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class RepairingDispatcher(ToolDispatcher, Protocol):
+    """A dispatcher that knows its tools' arguments, and repairs plain slips in them."""
+
+    async def prepare(self, name: str, arguments: dict[str, Any]) -> PreparedCall:
+        """The arguments as the tool takes them; raises `ToolError` to refuse."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCallRecord:
     """What happened to one tool call.
 
@@ -80,6 +111,7 @@ class ToolCallRecord:
         finished_at: time.monotonic() when the call finished.
         repeated: The call repeated an earlier identical one and was not run again.
         held: The call was not run; it waits for the user's confirmation.
+        repairs: What was repaired in the call (its name, its arguments), in words.
     """
 
     call_id: str
@@ -93,6 +125,7 @@ class ToolCallRecord:
     finished_at: float
     repeated: bool = False
     held: bool = False
+    repairs: tuple[str, ...] = ()
 
 
 def _dumps(value: Any) -> str:
@@ -107,9 +140,9 @@ def truncate(text: str, max_chars: int) -> str:
     return f"{text[:max_chars]}…[truncated {len(text) - max_chars} chars]"
 
 
-def success_envelope(result: Any, max_chars: int) -> str:
+def success_envelope(result: Any, max_chars: int, **hints: Any) -> str:
     """The envelope of a successful call; a large result becomes a truncated string."""
-    envelope: dict[str, Any] = {"success": True, "result": result}
+    envelope: dict[str, Any] = {"success": True, "result": result, **hints}
     text = result if isinstance(result, str) else _dumps(result)
     if len(text) > max_chars:
         envelope["result"] = truncate(text, max_chars)
@@ -146,7 +179,7 @@ def repeated_record(
     now = time.monotonic()
     return ToolCallRecord(
         call_id=call.id,
-        name=call.name,
+        name=earlier.name,
         arguments=call.arguments,
         ok=earlier.ok,
         error=earlier.error,
@@ -175,20 +208,38 @@ async def execute_tool_call(
     hints: dict[str, Any] = {}
     result: Any = None
     held = False
+    match = match_tool_name(call.name, offered)
+    name = match.name or call.name
+    repairs: list[str] = []
+    if match.name is not None and match.name != call.name:
+        sent = truncate(call.name, _QUOTE_NAME_CHARS)
+        repairs.append(f"tool name {sent!r} read as {match.name!r}")
+    ignored: tuple[str, ...] = ()
     if isinstance(call.arguments, str):
         error = "The arguments are not a valid JSON object."
         hints = {
             "received": truncate(call.arguments, _QUOTE_CHARS),
             "hint": "Call the tool again with a JSON object matching its parameters.",
         }
-    elif call.name not in offered:
+    elif match.fits:
+        error = f"Ambiguous tool name: {call.name} fits " + " and ".join(match.fits)
+        hints = {
+            "valid_tools": list(match.fits),
+            "hint": "Call one of these by its exact name.",
+        }
+    elif match.name is None:
         error = f"Unknown tool: {call.name}"
         hints = {"valid_tools": sorted(offered)}
     else:
         deadline = asyncio.timeout(tool_timeout)
         try:
             async with deadline:
-                result = await dispatcher(call.name, call.arguments)
+                arguments = call.arguments
+                if isinstance(dispatcher, RepairingDispatcher):
+                    prepared = await dispatcher.prepare(name, arguments)
+                    arguments, ignored = prepared.arguments, prepared.ignored
+                    repairs.extend(prepared.repairs)
+                result = await dispatcher(name, arguments)
         except UnknownToolError:
             error = f"Unknown tool: {call.name}"
             hints = {"valid_tools": sorted(offered)}
@@ -197,20 +248,29 @@ async def execute_tool_call(
             hints = {"needs_user_confirmation": True}
         except ToolValidationError as err:
             error = f"Invalid arguments: {err}"
-            hints = {"hint": "Fix the arguments and call the tool again."}
+            hints = {"hint": "Fix the arguments and call the tool again.", **err.hints}
+        except ToolRefusedError as err:
+            error, hints = str(err), err.hints
         except TimeoutError as err:
             if deadline.expired():
                 error = f"The tool did not finish within {tool_timeout:g} seconds."
             else:  # the tool's own timeout, e.g. talking to a device
                 error = f"TimeoutError: {str(err) or 'the tool timed out'}"
         except Exception as err:  # noqa: BLE001 - any tool failure goes to the model
-            _LOGGER.info("Tool %s failed: %s: %s", call.name, type(err).__name__, err)
-            _LOGGER.debug("Tool %s failure", call.name, exc_info=True)
+            _LOGGER.info("Tool %s failed: %s: %s", name, type(err).__name__, err)
+            _LOGGER.debug("Tool %s failure", name, exc_info=True)
             error = f"{type(err).__name__}: {err}"
+    if ignored:
+        hints["ignored_arguments"] = list(ignored)
+        hints["note"] = (
+            f"{name} does not take {', '.join(ignored)}; "
+            + ("it was" if len(ignored) == 1 else "they were")
+            + " ignored."
+        )
 
     if error is None:
         try:
-            envelope = success_envelope(result, max_result_chars)
+            envelope = success_envelope(result, max_result_chars, **hints)
         except ValueError as err:  # e.g. a circular structure
             error = f"The tool's result could not be serialised: {err}"
     if error is not None:
@@ -218,13 +278,13 @@ async def execute_tool_call(
     finished = time.monotonic()
     _LOGGER.debug(
         "Tool %s %s in %.3f s",
-        call.name,
+        name,
         "failed" if error else "ok",
         finished - started,
     )
     return ToolCallRecord(
         call_id=call.id,
-        name=call.name,
+        name=name,
         arguments=call.arguments,
         ok=error is None,
         error=error,
@@ -233,4 +293,5 @@ async def execute_tool_call(
         started_at=started,
         finished_at=finished,
         held=held,
+        repairs=tuple(repairs),
     )

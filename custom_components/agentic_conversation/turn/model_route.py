@@ -26,6 +26,7 @@ from ..agent import (
     LoopLimits,
     LoopResult,
     Message,
+    RouteState,
     StopReason,
     TextDelta,
     ToolCallFinished,
@@ -97,6 +98,8 @@ class _TurnRecord:
     """No LLM answered and nothing was done or said yet: ask HA's own agent."""
     speech_budget: int | None = None
     """The characters a reply may have: past them, it is cut (max_tokens ignored)."""
+    route: RouteState | None = None
+    """The agent's route state: the Route sensor counts repaired tool calls."""
 
 
 async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
@@ -114,6 +117,7 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         speech_budget=speech_budget(
             int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS))
         ),
+        route=turn.entry.runtime_data.routes.get(subentry.subentry_id),
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
@@ -232,6 +236,8 @@ async def _deltas(
                 }
                 streamed = ""
             case ToolCallFinished(record=call):
+                if call.repairs and not call.repeated:
+                    _note_repairs(record, call)
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
                 if tail := cleaner.flush():
@@ -312,6 +318,21 @@ async def _finish(
         record.try_local = True  # said after the stream: HA's agent writes the log
         return
     yield {"role": "assistant", "content": record.spoken}
+
+
+def _note_repairs(record: _TurnRecord, call: ToolCallRecord) -> None:
+    """A call the model slipped on, for the trace and the Route sensor."""
+    record.chat_log.async_trace(
+        {
+            "tool_call_repaired": {
+                "tool_call_id": call.call_id,
+                "tool_name": call.name,
+                "repairs": list(call.repairs),
+            }
+        }
+    )
+    if record.route is not None:
+        record.route.note_repair(call.name, call.repairs)
 
 
 def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
