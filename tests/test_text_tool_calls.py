@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_LLM_HASS_API, STATE_OFF, STATE_ON
+from homeassistant.const import CONF_LLM_HASS_API, STATE_ON
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
@@ -109,22 +109,6 @@ async def test_a_call_written_as_text_is_carried_out(
     route = hass.states.get(SENSOR)
     assert route is not None
     assert route.attributes["calls_as_text"] is True
-
-
-async def test_a_written_call_of_an_unoffered_tool_is_only_text(
-    home: HomeAssistant, fake_llm: FakeLLM
-) -> None:
-    """A name we did not offer: nothing runs; the text is the (cleaned) answer."""
-    hass = home
-    agent = await _agent(hass, fake_llm)
-    fake_llm.script(
-        [Reply.text('<tool_call>{"name": "shell", "arguments": {}}</tool_call>')]
-    )
-
-    await _say(hass, agent, "turn on the porch light")
-
-    assert _state(hass, LIGHT) == STATE_OFF
-    assert len(fake_llm.requests) == 1
 
 
 async def test_a_risky_written_call_waits_for_the_yes(
