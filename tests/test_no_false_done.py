@@ -67,6 +67,26 @@ async def test_done_after_a_name_that_matched_nothing_is_not_said(
     assert result["success"] is False
 
 
+async def test_the_models_question_follows_the_reason(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A closing question claims nothing: it is heard after the reason, the claim not."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    turn_on = await _turn_on(hass)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(turn_on, {"name": "porch"})]),
+            Reply.text("Done, it is on. Did you mean Porch light?"),
+        ]
+    )
+
+    speech = await _say(hass, agent, "turn on the porch")
+
+    assert speech == "I couldn't find 'porch'. Did you mean Porch light?"
+    assert _state(hass, LIGHT) == STATE_OFF
+
+
 async def test_the_failure_is_said_in_the_users_language(
     home: HomeAssistant, fake_llm: FakeLLM
 ) -> None:

@@ -168,10 +168,12 @@ async def async_render_failed(
     language: str,
     failures: Sequence[Failure],
     done: Sequence[Action],
+    question: str = "",
 ) -> str:
     """What failed, and why in a few words, after what was done (if anything).
 
-    Said instead of the model's answer, which may claim what did not happen.
+    Said instead of the model's answer, which may claim what did not happen; the
+    model's closing `question` to the user follows it.
     """
     strings = await _async_strings(hass, language)
     names = [failure.unmatched for failure in failures if failure.unmatched]
@@ -184,10 +186,12 @@ async def async_render_failed(
     if len(names) < len(failures):
         sentences.append(strings.get("action_failed") or _LAST_RESORT)
     problem = " ".join(sentences)
-    if not done:
-        return problem
-    template = strings.get("partial_success") or "{done}. But {problem}"
-    return template.format(done=told_done(done, strings), problem=_lower_first(problem))
+    if done:
+        template = strings.get("partial_success") or "{done}. But {problem}"
+        problem = template.format(
+            done=told_done(done, strings), problem=_lower_first(problem)
+        )
+    return f"{problem} {question}" if question else problem
 
 
 async def async_render_question(

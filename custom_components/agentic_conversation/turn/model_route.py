@@ -54,7 +54,7 @@ from ..const import (
     LOGGER,
 )
 from ..done_actions import actions_done
-from ..failed_actions import actions_failed, is_failed_action
+from ..failed_actions import actions_failed, closing_question, is_failed_action
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
 from ..replies import (
@@ -320,6 +320,7 @@ async def _finish(
             language,
             failures,
             actions_done(result.tool_calls, read_only, record.intents),
+            closing_question(answer),
         )
         yield {"role": "assistant", "content": record.spoken}
         return
