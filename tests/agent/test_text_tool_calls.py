@@ -271,3 +271,19 @@ def test_held_text_releases_what_was_no_call() -> None:
     assert held.feed("{") == ""
     assert held.feed('"a": 1}') == ""
     assert held.release() == '{"a": 1}'
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "{" * 100_000,  # 100 kB of openings: past the size a call may have
+        "[" * 5_000 + "]" * 5_000,  # nesting no parser should recurse into
+        "[HassTurnOn(name=" + "[" * 3_000 + "]" * 3_000 + ")]",
+        "<tool_call>" + '{"a": ' * 1_500 + "</tool_call>",
+        '{"name": "HassTurnOn", "arguments": {"name": "\ud800"}, "x": ' + "1" * 30_000,
+    ],
+    ids=["openings", "nested list", "nested pythonic", "nested hermes", "long"],
+)
+def test_strange_text_is_no_call_and_no_crash(answer: str) -> None:
+    """Whatever a server sends, recovery answers (no call) and never raises."""
+    assert recover_tool_calls(answer, [t.name for t in TOOLS]) is None
