@@ -491,9 +491,8 @@ async def test_closing_needs_no_yes(home: HomeAssistant, fake_llm: FakeLLM) -> N
                         call_service,
                         {
                             "domain": "cover",
-                            "service": "set_cover_position",
+                            "service": "close_cover",
                             "target": {"entity_id": GARAGE},
-                            "data": {"position": 0},
                         },
                     ),
                     (await _tool(hass, "HassTurnOn"), {"name": "Front door"}),

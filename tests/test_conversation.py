@@ -179,8 +179,9 @@ class Fault:
     script: tuple[Reply, ...]
     code: intent.IntentResponseErrorCode | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    # For faults the model recovers from: what the model says after the error result.
-    answer: str | None = None
+    # For faults the model recovers from: what the user hears after the error result
+    # (by language: a failed action is told by us, not by the model).
+    answer: str | dict[str, str] | None = None
     # What the model must have been told in the tool result, for tool faults.
     told: str | None = None
 
@@ -188,6 +189,11 @@ class Fault:
 UNKNOWN = intent.IntentResponseErrorCode.UNKNOWN
 FAILED = intent.IntentResponseErrorCode.FAILED_TO_HANDLE
 RECOVERED = "That did not work, sorry."
+# A tool that failed, whatever the model says next.
+ACTION_FAILED = {
+    "en": "I couldn't do that: Home Assistant reported an error.",
+    "de": "Das hat nicht geklappt: Home Assistant hat einen Fehler gemeldet.",
+}
 FAULTS = {
     "401": Fault((Reply.error(401),), UNKNOWN),
     "403": Fault((Reply.error(403),), UNKNOWN),
@@ -207,7 +213,7 @@ FAULTS = {
     ),
     "non_json_arguments": Fault(
         (Reply.tool_calls([("explode", '{"oops": ')]), Reply.text(RECOVERED)),
-        answer=RECOVERED,
+        answer=ACTION_FAILED,
         told="not a valid JSON object",
     ),
     "unknown_tool": Fault(
@@ -217,13 +223,13 @@ FAULTS = {
     ),
     "tool_raises": Fault(
         (Reply.tool_calls([("explode", {})]), Reply.text(RECOVERED)),
-        answer=RECOVERED,
+        answer=ACTION_FAILED,
         told="The fuse blew",
     ),
     "tool_hangs": Fault(
         (Reply.tool_calls([("dawdle", {})]), Reply.text(RECOVERED)),
         options={CONF_TOOL_TIMEOUT: 0.2},
-        answer=RECOVERED,
+        answer=ACTION_FAILED,
         told="did not finish within 0.2 seconds",
     ),
     "length": Fault(
@@ -298,7 +304,8 @@ async def test_every_failure_is_spoken_and_the_next_turn_works(
 
     speech = _speech(result)
     if fault.answer is not None:
-        assert speech == fault.answer
+        answer = fault.answer
+        assert speech == (answer[language] if isinstance(answer, dict) else answer)
         assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
     else:
         assert speech

@@ -7,7 +7,7 @@ user hears the model's answer after it, never the JSON, and the Route sensor not
 
 import pytest
 
-from homeassistant.const import STATE_OFF, STATE_ON
+from homeassistant.const import STATE_ON
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
@@ -70,22 +70,6 @@ async def test_a_call_written_as_text_is_carried_out(
     route = hass.states.get(SENSOR)
     assert route is not None
     assert route.attributes["calls_as_text"] is True
-
-
-async def test_a_written_call_of_an_unoffered_tool_is_only_text(
-    home: HomeAssistant, fake_llm: FakeLLM
-) -> None:
-    """A name we did not offer: nothing runs; the text is the (cleaned) answer."""
-    hass = home
-    agent = await _agent(hass, fake_llm)
-    fake_llm.script(
-        [Reply.text('<tool_call>{"name": "shell", "arguments": {}}</tool_call>')]
-    )
-
-    await _say(hass, agent, "turn on the porch light")
-
-    assert _state(hass, LIGHT) == STATE_OFF
-    assert len(fake_llm.requests) == 1
 
 
 async def test_a_risky_written_call_waits_for_the_yes(

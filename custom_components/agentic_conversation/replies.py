@@ -28,6 +28,7 @@ from .agent import (
 from .agent.server_errors import SetupFault, server_problem
 from .const import DOMAIN
 from .done_actions import Action, actions_done
+from .failed_actions import Failure
 from .languages import base_language
 from .languages.numbers import async_load as async_load_number_words
 from .safety.confirmation import Ask
@@ -160,6 +161,37 @@ async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -
     return template.format(
         done=told_done(fallback.done, strings), problem=_lower_first(problem)
     )
+
+
+async def async_render_failed(
+    hass: HomeAssistant,
+    language: str,
+    failures: Sequence[Failure],
+    done: Sequence[Action],
+    question: str = "",
+) -> str:
+    """What failed, and why in a few words, after what was done (if anything).
+
+    Said instead of the model's answer, which may claim what did not happen; the
+    model's closing `question` to the user follows it.
+    """
+    strings = await _async_strings(hass, language)
+    names = [failure.unmatched for failure in failures if failure.unmatched]
+    sentences = [
+        (strings.get("action_not_found") or "I couldn't find '{name}'.").format(
+            name=name
+        )
+        for name in dict.fromkeys(names)
+    ]
+    if len(names) < len(failures):
+        sentences.append(strings.get("action_failed") or _LAST_RESORT)
+    problem = " ".join(sentences)
+    if done:
+        template = strings.get("partial_success") or "{done}. But {problem}"
+        problem = template.format(
+            done=told_done(done, strings), problem=_lower_first(problem)
+        )
+    return f"{problem} {question}" if question else problem
 
 
 async def async_render_question(

@@ -39,6 +39,17 @@ WRITTEN_CALLS = {
     f' "arguments": {ARGS}}}}}]',
     "unprefixed name": f'<tool_call>{{"name": "HassTurnOn", "arguments": {ARGS}}}'
     "</tool_call>",
+    "pythonic": '[assist__HassTurnOn(name="Porch light")]',
+    "pythonic bare": 'HassTurnOn(name="Porch light")',
+    "pythonic fenced": '```python\n[HassTurnOn(name="Porch light")]\n```',
+    "pythonic after python_tag": '<|python_tag|>[HassTurnOn(name="Porch light")]',
+    "python dict": "{'name': 'HassTurnOn', 'arguments': {'name': 'Porch light'}}",
+    "trailing comma": '{"name": "HassTurnOn", "arguments": {"name": "Porch light",},}',
+    "single quotes": "<tool_call>{'name': 'HassTurnOn', 'arguments': "
+    "{'name': 'Porch light'}}</tool_call>",
+    "comment": '{"name": "HassTurnOn", // the porch\n "arguments": '
+    '{"name": "Porch light"} /* on */}',
+    "end token": f'{{"name": "HassTurnOn", "arguments": {ARGS}}}<|eot_id|>',
 }
 
 
@@ -115,12 +126,24 @@ async def test_text_before_a_written_call_is_said_at_once(
 @pytest.mark.parametrize(
     "answer",
     [
-        '{"name": "delete_everything", "arguments": {}}',  # not offered
         '<tool_call>{"name": "assist__HassTurnOn", "arguments": [1]}</tool_call>',
         "<tool_call>{not json at all</tool_call>",
         '{"temperature": 21, "unit": "C"}',  # JSON, but no call
         "Use ```ls``` to list files.",
         "[Music] playing now.",
+        # JSON data with a "name" is no call of a tool we do not know.
+        '{"name": "Alice", "age": 3}',
+        # A call shown as an example, with words around it: an answer.
+        (
+            "To switch it on I would send this call: ```json\n"
+            f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}\n```'
+            " Shall I do that?"
+        ),
+        # Pythonic, but not literals only, or positional: never run.
+        "HassTurnOn(name=x)",
+        '[HassTurnOn(name=__import__("os").getcwd())]',
+        'HassTurnOn("Porch light")',
+        "Done.",
     ],
 )
 async def test_text_that_is_no_offered_call_stays_the_answer(
@@ -171,15 +194,68 @@ def test_several_written_calls_are_all_recovered() -> None:
     ids = {c.id for c in found.calls}
     assert len(ids) == 2
 
-    # One unknown name among them: none is taken (the text was not a clean call).
+    # One unknown name among them: both are calls (the loop tells the model that
+    # one tool does not exist), none is spoken.
     bad = two.replace("get_weather", "rm_rf")
-    assert recover_tool_calls(bad, offered) is None
+    found = recover_tool_calls(bad, offered)
+    assert found is not None
+    assert [c.name for c in found.calls] == ["rm_rf", "assist__HassTurnOn"]
+    assert found.text == ""
+
+
+def test_several_pythonic_calls_are_all_recovered() -> None:
+    """`[f(a="x"), g()]`: both calls, in order, with JSON's words read as literals."""
+    found = recover_tool_calls(
+        '[HassTurnOn(name="Porch light", brightness=40, on=true), get_weather()]',
+        [t.name for t in TOOLS],
+    )
+    assert found is not None
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("assist__HassTurnOn", {"name": "Porch light", "brightness": 40, "on": True}),
+        ("get_weather", {}),
+    ]
 
 
 def test_an_ambiguous_short_name_is_not_guessed() -> None:
-    """`HassTurnOn` ending two offered names: which one is unknown, so no call."""
+    """`HassTurnOn` ending two offered names: kept as written, for the model to fix."""
     offered = ["assist__HassTurnOn", "other__HassTurnOn"]
-    assert recover_tool_calls(WRITTEN_CALLS["unprefixed name"], offered) is None
+    found = recover_tool_calls(WRITTEN_CALLS["unprefixed name"], offered)
+    assert found is not None
+    assert [c.name for c in found.calls] == ["HassTurnOn"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        (
+            '<tool_call>{"name": "lock_unlock", "arguments": {"name": "Front door"}}'
+            "</tool_call>"
+        ),
+        '[TOOL_CALLS][{"name": "lock_unlock", "arguments": {"name": "Front door"}}]',
+        '<|python_tag|>{"name": "lock_unlock", "parameters": {"name": "Front door"}}',
+        '{"name": "lock_unlock", "arguments": {"name": "Front door"}}',
+        '[lock_unlock(name="Front door")]',
+    ],
+)
+async def test_a_well_formed_call_of_an_unoffered_tool_is_a_call(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider, answer: str
+) -> None:
+    """An envelope, or an answer that is only the call: a call, nothing of it said.
+
+    (The loop answers it as an unknown tool.)
+    """
+    fake_llm.script([Reply.text(answer, chunk_size=3)])
+    said: list[str] = []
+
+    response = await provider.complete(
+        [{"role": "user", "content": "unlock the door"}], TOOLS, on_delta=said.append
+    )
+
+    assert [(c.name, c.arguments) for c in response.tool_calls] == [
+        ("lock_unlock", {"name": "Front door"})
+    ]
+    assert said == []
+    assert response.text == ""
 
 
 def test_held_text_releases_what_was_no_call() -> None:
@@ -195,3 +271,19 @@ def test_held_text_releases_what_was_no_call() -> None:
     assert held.feed("{") == ""
     assert held.feed('"a": 1}') == ""
     assert held.release() == '{"a": 1}'
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "{" * 100_000,  # 100 kB of openings: past the size a call may have
+        "[" * 5_000 + "]" * 5_000,  # nesting no parser should recurse into
+        "[HassTurnOn(name=" + "[" * 3_000 + "]" * 3_000 + ")]",
+        "<tool_call>" + '{"a": ' * 1_500 + "</tool_call>",
+        '{"name": "HassTurnOn", "arguments": {"name": "\ud800"}, "x": ' + "1" * 30_000,
+    ],
+    ids=["openings", "nested list", "nested pythonic", "nested hermes", "long"],
+)
+def test_strange_text_is_no_call_and_no_crash(answer: str) -> None:
+    """Whatever a server sends, recovery answers (no call) and never raises."""
+    assert recover_tool_calls(answer, [t.name for t in TOOLS]) is None

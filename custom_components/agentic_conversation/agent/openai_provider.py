@@ -352,7 +352,7 @@ def with_text_calls(
     if found is None:
         return None
     _LOGGER.warning(
-        "The model wrote %d tool call(s) as text (%s): carried out; set up the"
+        "The model wrote %d tool call(s) as text (%s): taken as calls; set up the"
         " server's tool-call parser so it sends them as calls",
         len(found.calls),
         ", ".join(call.name for call in found.calls),

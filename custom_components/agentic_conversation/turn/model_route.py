@@ -55,6 +55,7 @@ from ..const import (
     LOGGER,
 )
 from ..done_actions import actions_done
+from ..failed_actions import actions_failed, closing_question, is_failed_action
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
 from ..redact import our_secrets
@@ -63,6 +64,7 @@ from ..replies import (
     Problem,
     async_phrase,
     async_render,
+    async_render_failed,
     async_render_not_asked,
     fallback_for,
 )
@@ -202,23 +204,36 @@ def _build_loop(
 async def _deltas(
     events: AsyncIterator[LoopEvent], record: _TurnRecord
 ) -> AsyncIterator[Delta]:
-    """Translate loop events into chat-log deltas, cleaned for speech."""
+    """Translate loop events into chat-log deltas, cleaned for speech.
+
+    Once an action has failed, the model's words wait: an answer after it may claim
+    what did not happen, and the reply stage decides what is said (`_finish`).
+    """
     cleaner = SpeechStreamCleaner(record.speech_budget)
     streamed = ""
+    read_only = read_only_tools(record.chat_log.llm_api)
+    offered = _offered(record.chat_log)
+    held: str | None = None  # the words waiting, once an action failed
     async for event in events:
         match event:
             case LLMCallStarted():
-                if tail := cleaner.flush():
+                if (tail := cleaner.flush()) and held is None:
                     yield {"content": tail}
                 cleaner = SpeechStreamCleaner(record.speech_budget)
                 streamed = ""
+                held = None if held is None else ""
                 yield {"role": "assistant"}
             case TextDelta(text=text):
-                if spoken := cleaner.feed(text):
+                if (spoken := cleaner.feed(text)) and held is not None:
+                    held += spoken
+                elif spoken:
                     streamed += spoken
                     yield {"content": spoken}
             case ToolCallsRequested(calls=calls):
-                if tail := cleaner.flush():
+                # Words before more calls claim no result: they may be said.
+                tail = (held or "") + cleaner.flush()
+                held = None if held is None else ""
+                if tail:
                     streamed += tail
                     yield {"content": tail}
                 yield {
@@ -238,9 +253,11 @@ async def _deltas(
             case ToolCallFinished(record=call):
                 if call.repairs and not call.repeated:
                     _note_repairs(record, call)
+                if held is None and is_failed_action(call, read_only, offered):
+                    held = ""
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
-                if tail := cleaner.flush():
+                if (tail := cleaner.flush()) and held is None:
                     streamed += tail
                     yield {"content": tail}
                 record.result = result
@@ -296,6 +313,26 @@ async def _finish(
         and not result.summarized
         and bool(answer)
     )
+    if (
+        result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
+        and not result.summarized  # the cap's own reply tells what was not done
+        and (failures := actions_failed(result, read_only, _offered(record.chat_log)))
+    ):
+        # The model may say "Done." after an error: the user hears what happened.
+        LOGGER.info(
+            "Actions failed (%s); saying so instead of the model's answer: %r",
+            ", ".join(repr(f.unmatched) if f.unmatched else "error" for f in failures),
+            answer[:200],
+        )
+        record.spoken = await async_render_failed(
+            hass,
+            language,
+            failures,
+            actions_done(result.tool_calls, read_only, record.intents),
+            closing_question(answer),
+        )
+        yield {"role": "assistant", "content": record.spoken}
+        return
     if answered:
         if not streamed.strip():
             # e.g. a content-filter refusal or a non-streamed text: put it in the log
@@ -333,6 +370,12 @@ def _note_repairs(record: _TurnRecord, call: ToolCallRecord) -> None:
     )
     if record.route is not None:
         record.route.note_repair(call.name, call.repairs)
+
+
+def _offered(chat_log: conversation.ChatLog) -> frozenset[str]:
+    """The tools offered to the model this turn."""
+    api = chat_log.llm_api
+    return frozenset(tool.name for tool in api.tools) if api else frozenset()
 
 
 def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:

@@ -1,0 +1,142 @@
+"""What a turn's actions tried and failed to do, and why, for telling the user.
+
+Small models say "Done." after an error. The reply stage does not let them: when an
+action failed and no later try did it, the user hears what failed (and what worked),
+in their language, instead of the model's words.
+"""
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+import json
+import re
+from typing import Any
+
+from .agent import LoopResult, Message, ToolCallRecord
+
+# HA's intent match failure for a name (redone on exposed entities only, so a hidden
+# name reads the same): the name the model sent is what was not found.
+_NAME_NOT_MATCHED = "No entities matched the name"
+# A name the model sent is said back: short, one line.
+_MAX_NAME_CHARS = 60
+_SPACE = re.compile(r"\s+")
+_SENTENCES = re.compile(r"(?<=[.!?…。！？])\s+")
+_MAX_QUESTION_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """An action that failed; `unmatched`: the name that matched nothing, if so."""
+
+    unmatched: str = ""
+
+
+def actions_failed(
+    result: LoopResult, read_only: Collection[str], offered: Collection[str]
+) -> tuple[Failure, ...]:
+    """The actions of the turn that failed and were not done by a later try.
+
+    An action is a call of an offered tool that is not read-only; a call of a tool
+    we do not offer is the model's slip, told to it and not to the user. A failure
+    counts unless a later round did it after all: a call that acted on the name not
+    found, or (for other failures) a successful call of the same tool.
+    """
+    rounds = _rounds(result.messages, len(result.tool_calls))
+    failures: list[Failure] = []
+    for index, record in enumerate(result.tool_calls):
+        if not is_failed_action(record, read_only, offered):
+            continue
+        failure = Failure(unmatched_name(record))
+        later = [
+            other
+            for position, other in enumerate(result.tool_calls)
+            if rounds[position] > rounds[index]
+            and other.ok
+            and other.name not in read_only
+        ]
+        if any(_did_it(failure, record, other) for other in later):
+            continue
+        if failure not in failures:
+            failures.append(failure)
+    return tuple(failures)
+
+
+def is_failed_action(
+    record: ToolCallRecord, read_only: Collection[str], offered: Collection[str]
+) -> bool:
+    """Whether a call tried to change something and failed."""
+    return (
+        not record.ok
+        and not record.held
+        and record.name in offered
+        and record.name not in read_only
+    )
+
+
+def unmatched_name(record: ToolCallRecord) -> str:
+    """The name that matched nothing, as the tool's error says ("" if that is not why).
+
+    The tool's error data names it (`unmatched`); an intent's match failure on its
+    `name` argument says the same.
+    """
+    envelope = _envelope(record.result)
+    name: Any = envelope.get("unmatched")
+    if (
+        not isinstance(name, str)
+        and _NAME_NOT_MATCHED in str(record.error or "")
+        and isinstance(record.arguments, dict)
+    ):
+        name = record.arguments.get("name")
+    if not isinstance(name, str):
+        return ""
+    return _SPACE.sub(" ", name).strip()[:_MAX_NAME_CHARS].strip()
+
+
+def closing_question(answer: str) -> str:
+    """The answer's last sentence if it asks the user something ("" if not).
+
+    After a failure the model's claims are not said, but its question is ("Did you
+    mean Porch light?"): a question claims nothing.
+    """
+    last = _SENTENCES.split(answer.strip())[-1].strip()
+    if last.endswith(("?", "？")) and len(last) <= _MAX_QUESTION_CHARS:
+        return last
+    return ""
+
+
+def _did_it(failure: Failure, failed: ToolCallRecord, later: ToolCallRecord) -> bool:
+    """Whether a later successful call did what the failed one tried."""
+    if failure.unmatched:
+        said = f"{later.result} {json.dumps(later.arguments, ensure_ascii=False)}"
+        return failure.unmatched.casefold() in said.casefold()
+    return later.name == failed.name
+
+
+def _rounds(messages: Sequence[Message], calls: int) -> list[int]:
+    """The LLM round of each of the turn's calls (they are in request order)."""
+    rounds: list[int] = []
+    for number, message in enumerate(
+        m for m in messages if m.get("role") == "assistant" and m.get("tool_calls")
+    ):
+        rounds.extend([number] * len(message["tool_calls"]))
+    # Should the messages not tell (cut history), every call is of one round.
+    return rounds if len(rounds) == calls else [0] * calls
+
+
+def _envelope(result: str) -> dict[str, Any]:
+    try:
+        envelope = json.loads(result)
+    except ValueError:
+        return {}
+    if not isinstance(envelope, dict):
+        return {}
+    # The hint may sit in the tool's own error data (a JSON text in `error`).
+    if isinstance(error := envelope.get("error"), str) and error.lstrip().startswith(
+        ("{", "ToolReportedError: {")
+    ):
+        try:
+            data = json.loads(error[error.index("{") :])
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return {**data, **envelope}
+    return envelope
