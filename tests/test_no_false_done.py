@@ -120,10 +120,13 @@ async def test_done_after_another_failure_gets_the_short_reason(
     """A failure that is not a missing name: a short generic reason, not "Done."."""
     hass = home
     agent = await _agent(hass, fake_llm)
-    turn_on = await _turn_on(hass)
+    # A brightness that is no number: the call is refused, not repaired.
+    light_set = await offered_name(hass, APIS, "HassLightSet")
     fake_llm.script(
         [
-            Reply.tool_calls([(turn_on, {"name": "Porch light", "brightness": "max"})]),
+            Reply.tool_calls(
+                [(light_set, {"name": "Porch light", "brightness": "max"})]
+            ),
             Reply.text("Done, the porch light is on."),
         ]
     )

@@ -357,8 +357,10 @@ async def test_a_hidden_entity_id_reads_as_a_missing_one(
     turn_on = await offered_name(hass, APIS, "HassTurnOn")
     call = Reply.tool_calls([(turn_on, {"entity_id": HIDDEN})])
     fake_llm.script([call, Reply.text("I can't.")])
+    # What the user hears names only what the model sent, never what exists.
+    refused = f"I couldn't find '{HIDDEN}'."
 
-    assert await _say(hass, agent, "turn on the kitchen strip") == "I can't."
+    assert await _say(hass, agent, "turn on the kitchen strip") == refused
     assert _state(hass, HIDDEN) == STATE_OFF
     hidden = _sent_back(fake_llm)
     assert hidden == {
@@ -374,7 +376,7 @@ async def test_a_hidden_entity_id_reads_as_a_missing_one(
     hass.states.async_remove(HIDDEN)
     fake_llm.requests.clear()
     fake_llm.script([call, Reply.text("I can't.")])
-    assert await _say(hass, agent, "turn on the kitchen strip") == "I can't."
+    assert await _say(hass, agent, "turn on the kitchen strip") == refused
     assert _sent_back(fake_llm) == hidden
 
 
