@@ -87,7 +87,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
             pin=turn.options.get(CONF_CONFIRM_PIN) or None,
         )
         _report(turn, ASKED)
-        return Ending(question, asked=True)
+        return Ending(question.spoken, asked=question.asked)
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )
