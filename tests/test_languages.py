@@ -159,10 +159,14 @@ async def _agents(hass: HomeAssistant, server: FakeLLM) -> tuple[str, str]:
 class _User:
     """Someone talking to an agent in one language; remembers the conversation."""
 
-    def __init__(self, hass: HomeAssistant, language: str) -> None:
+    def __init__(
+        self, hass: HomeAssistant, language: str, device_id: str | None = None
+    ) -> None:
         self.hass = hass
         self.language = language
+        self.device_id = device_id
         self.conversation_id: str | None = None
+        self.listened = False  # whether the last answer kept the microphone open
 
     async def says(self, agent: str, text: str, *, new: bool = False) -> str:
         result = await conversation.async_converse(
@@ -172,8 +176,10 @@ class _User:
             Context(),
             language=self.language,
             agent_id=agent,
+            device_id=self.device_id,
         )
         self.conversation_id = result.conversation_id
+        self.listened = result.continue_conversation
         return str(result.response.speech["plain"]["speech"])
 
 

@@ -22,11 +22,14 @@ is a Czech yes, while a lone "no" stays a no).
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
-from functools import cache
+from functools import cache, lru_cache
 import hmac
 
 from ..languages import ANSWER_WORDS, AnswerWords, base_language, normalize
 from ..languages.numbers import number_words
+
+# Longer than this, it is not an answer but a request (and not worth reading).
+_MOST_WORDS = 40
 
 
 class Answer(StrEnum):
@@ -71,8 +74,11 @@ def classify(
 
     With `numbers`, digits and number words are left out (the PIN is judged apart).
     """
-    table = _table(language, held or HeldWords())
-    roles = _roles(_words(text, table), table, language if numbers else None)
+    table, known = _lexicon(base_language(language), held or HeldWords())
+    words = _words(text, known)
+    if len(words) > _MOST_WORDS:
+        return Answer.OTHER
+    roles = _roles(words, table, language if numbers else None)
     if roles is None:
         return Answer.OTHER
     if _Role.DENY in roles:
@@ -82,9 +88,8 @@ def classify(
     return Answer.OTHER
 
 
-def _words(text: str, table: _Table) -> list[str]:
+def _words(text: str, known: frozenset[str]) -> list[str]:
     """The words said; an elided one we do not know is read as its two parts."""
-    known = {word for phrase in table for word in phrase}
     words: list[str] = []
     for word in normalize(text).split():
         head, apostrophe, rest = word.partition("'")
@@ -96,29 +101,39 @@ def _words(text: str, table: _Table) -> list[str]:
 
 
 def _roles(said: list[str], table: _Table, numbers_of: str | None) -> set[_Role] | None:
-    """The roles of the words said, longest phrase first; None if one is unknown.
+    """The roles of the words said, in the fewest phrases; None if one is unknown.
 
+    Fewest phrases: an idiom counts as a whole ("no jo" is a Czech yes) and "sim,
+    pode fazer" is "sim" and "pode fazer", not "sim pode" and an unknown "fazer".
     With `numbers_of` (a language), its numbers are words too.
     """
     spoken = _number_table(numbers_of) if numbers_of else {}
     longest = max(map(len, [*table, *spoken]), default=1)
-    roles: set[_Role] = set()
-    start = 0
-    while start < len(said):
+    # best[i]: the fewest phrases that cover said[i:], and their roles
+    best: list[tuple[int, frozenset[_Role]] | None] = [None] * len(said) + [
+        (0, frozenset())
+    ]
+    for start in range(len(said) - 1, -1, -1):
         for end in range(min(len(said), start + longest), start, -1):
-            phrase = tuple(said[start:end])
-            if (role := table.get(phrase)) is not None:
-                roles.add(role)
-                break
-            if numbers_of and (
-                phrase in spoken or (end == start + 1 and _is_digits(phrase[0]))
+            rest = best[end]
+            if rest is None or (
+                (role := _role(tuple(said[start:end]), table, spoken)) is None
             ):
-                roles.add(_Role.NUMBER)
-                break
-        else:
-            return None
-        start = end
-    return roles
+                continue
+            current = best[start]
+            if current is None or rest[0] + 1 < current[0]:
+                best[start] = (rest[0] + 1, rest[1] | {role})
+    return set(best[0][1]) if best[0] is not None else None
+
+
+def _role(
+    phrase: tuple[str, ...], table: _Table, spoken: Mapping[tuple[str, ...], str]
+) -> _Role | None:
+    if (role := table.get(phrase)) is not None:
+        return role
+    if spoken and (phrase in spoken or (len(phrase) == 1 and _is_digits(phrase[0]))):
+        return _Role.NUMBER
+    return None
 
 
 def _is_digits(word: str) -> bool:
@@ -131,14 +146,16 @@ def _number_table(language: str) -> Mapping[tuple[str, ...], str]:
     }
 
 
-def _table(language: str, held: HeldWords) -> _Table:
-    table = dict(_words_table(base_language(language), held.kinds))
+@lru_cache(maxsize=64)
+def _lexicon(language: str, held: HeldWords) -> tuple[_Table, frozenset[str]]:
+    """The phrases we know for an answer about what is held, and their words."""
+    table = dict(_words_table(language, held.kinds))
     for name in held.names:
         words = tuple(normalize(name).split())
         # The whole name, and each of its words ("the door" for "Front Door").
         for phrase in (words, *((word,) for word in words)):
             table.setdefault(phrase, _Role.OBJECT)
-    return table
+    return table, frozenset(word for phrase in table for word in phrase)
 
 
 @cache
