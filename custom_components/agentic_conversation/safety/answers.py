@@ -1,7 +1,8 @@
 """The user's answer to "Shall I…?": yes, no, a spoken PIN, or something else.
 
 Decided by our code on the user's own words, never by the model, word by word with
-the language's answer words (languages/<language>.json, longest phrase first):
+the language's answer words (languages/<language>.json), read in as few phrases as
+the words allow (an idiom counts as a whole):
 
 - any word we do not know (another device, another action, a number that is not
   asked for) makes it something else: "yes, and also open the garage" is a new
@@ -120,9 +121,14 @@ def _roles(said: list[str], table: _Table, numbers_of: str | None) -> set[_Role]
                 (role := _role(tuple(said[start:end]), table, spoken)) is None
             ):
                 continue
-            current = best[start]
-            if current is None or rest[0] + 1 < current[0]:
-                best[start] = (rest[0] + 1, rest[1] | {role})
+            current, count, roles = best[start], rest[0] + 1, rest[1] | {role}
+            # Of two readings as short, the one that says no wins.
+            if (
+                current is None
+                or count < current[0]
+                or (count == current[0] and _Role.DENY in roles - current[1])
+            ):
+                best[start] = (count, roles)
     return set(best[0][1]) if best[0] is not None else None
 
 
