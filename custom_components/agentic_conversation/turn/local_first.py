@@ -39,6 +39,7 @@ from .reply import Ending
 
 HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
+DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -86,7 +87,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
             done=_done(added),
             pin=turn.options.get(CONF_CONFIRM_PIN) or None,
         )
-        _report(turn, ASKED)
+        _report(turn, ASKED if question.asked else DROPPED)
         return Ending(question.spoken, asked=question.asked)
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
