@@ -33,6 +33,8 @@ from .risk import RiskKind, risk_of, risks_behind
 CONFIRM_SECONDS = 60
 # Unclear answers after which the same actions are no longer asked about.
 MAX_UNCLEAR_ANSWERS = 2
+# Unclear answers remembered at most (of askers who never came back, the oldest go).
+_MOST_UNCLEAR_KEPT = 100
 _KEEP_EXPIRED_SECONDS = 600
 EVENT_ACTION = f"{DOMAIN}_action"
 # Told to the model in the held call's result.
@@ -240,10 +242,13 @@ def async_note_unclear(
     hass: HomeAssistant, conversation_id: str, pending: Pending
 ) -> None:
     """The asker's answer was neither yes nor no: remember it for this turn."""
-    _unclear(hass)[(conversation_id, pending.asker)] = (
+    kept = _unclear(hass)
+    kept[(conversation_id, pending.asker)] = (
         _effects_of(pending.actions),
         pending.unclear + 1,
     )
+    while len(kept) > _MOST_UNCLEAR_KEPT:
+        del kept[next(iter(kept))]
 
 
 @callback
