@@ -260,7 +260,8 @@ async def test_unrelated_request_drops_it_and_asking_again_only_holds_again(
     again = await _ask(hass, agent, "what time is it?", asked.conversation_id)
 
     assert _state(hass, LOCK) == "locked"
-    assert _speech(again) == "Shall I unlock Front door?"
+    # asked again right after an answer that was neither yes nor no: how to answer
+    assert _speech(again) == "Say yes to unlock Front door, or no."
     assert len(fake_llm.requests) == 2
     # the model saw that it was not done
     sent = fake_llm.requests[1]["messages"]
@@ -475,7 +476,7 @@ async def test_every_way_to_a_risky_action_is_held(
     again = await _ask(hass, agent, "I said do it", asked.conversation_id)
 
     assert _state(hass, entity_id) == before
-    assert _speech(again).startswith("Shall I")
+    assert _speech(again).startswith("Say yes to ")
 
 
 async def test_closing_needs_no_yes(home: HomeAssistant, fake_llm: FakeLLM) -> None:

@@ -97,7 +97,7 @@ ANSWERS: list[tuple[str, str, Answer]] = [
     ("ca", "de cap manera", Answer.NO),
     # English is understood everywhere; another language's yes is not
     ("fr", "okay", Answer.YES),
-    ("fr", "sí", Answer.OTHER),
+    ("fr", "ja", Answer.OTHER),
     ("de", "oui", Answer.OTHER),
     # a yes with more in it is a new request
     ("fr", "oui et ouvre aussi le garage", Answer.OTHER),
@@ -159,10 +159,14 @@ async def _agents(hass: HomeAssistant, server: FakeLLM) -> tuple[str, str]:
 class _User:
     """Someone talking to an agent in one language; remembers the conversation."""
 
-    def __init__(self, hass: HomeAssistant, language: str) -> None:
+    def __init__(
+        self, hass: HomeAssistant, language: str, device_id: str | None = None
+    ) -> None:
         self.hass = hass
         self.language = language
+        self.device_id = device_id
         self.conversation_id: str | None = None
+        self.listened = False  # whether the last answer kept the microphone open
 
     async def says(self, agent: str, text: str, *, new: bool = False) -> str:
         result = await conversation.async_converse(
@@ -172,8 +176,10 @@ class _User:
             Context(),
             language=self.language,
             agent_id=agent,
+            device_id=self.device_id,
         )
         self.conversation_id = result.conversation_id
+        self.listened = result.continue_conversation
         return str(result.response.speech["plain"]["speech"])
 
 
@@ -284,10 +290,12 @@ def test_what_answers_mean(language: str, text: str, meaning: Answer) -> None:
 def test_no_phrase_is_both_yes_and_no(language: str) -> None:
     """With English merged in, a language's yes and no never overlap."""
     words, english = ANSWER_WORDS[language], ANSWER_WORDS["en"]
-    assert (words.yes | english.yes) & (words.no | english.no) == set()
-    for phrase in words.yes:
+    yes = words.affirm | words.consent
+    assert yes & words.deny == set()
+    assert (english.affirm | english.consent) & words.deny == set()
+    for phrase in words.affirm:
         assert classify(phrase, language) is Answer.YES, phrase
-    for phrase in words.no:
+    for phrase in words.deny:
         assert classify(phrase, language) is Answer.NO, phrase
 
 

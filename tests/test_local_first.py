@@ -311,3 +311,35 @@ async def _converse(
     return await conversation.async_converse(
         hass, text, conversation_id, Context(), language="en", agent_id=agent
     )
+
+
+async def test_a_risky_command_asked_again_locally_is_reasked_then_dropped(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Recognised again right after an unclear answer: how to answer, then dropped."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+
+    async def says(text: str, conversation_id: str | None) -> Any:
+        return await conversation.async_converse(
+            hass, text, conversation_id, Context(), language="en", agent_id=agent
+        )
+
+    asked = await says("unlock the front door", None)
+    conversation_id = asked.conversation_id
+    assert asked.response.speech["plain"]["speech"] == "Shall I unlock Front door?"
+    # not a yes (a question back), and Home Assistant recognises the unlock again
+    again = await says("can you unlock the front door", conversation_id)
+    assert again.response.speech["plain"]["speech"] == (
+        "Say yes to unlock Front door, or no."
+    )
+    assert again.continue_conversation is True
+    dropped = await says("can you unlock the front door", conversation_id)
+    assert dropped.response.speech["plain"]["speech"] == (
+        "I still couldn't tell whether that was a yes or a no, so I've left it and "
+        "done nothing. Ask me again whenever you want."
+    )
+    assert dropped.continue_conversation is False
+    assert states(hass) == before  # still locked
+    assert fake_llm.requests == []

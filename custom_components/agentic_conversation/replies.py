@@ -201,11 +201,14 @@ async def async_render_question(
     done: Sequence[Action],
     *,
     needs_pin: bool,
+    how_to_answer: bool = False,
 ) -> str:
     """The question about held actions, after what was already done, in words.
 
     Each script, scene, automation or button asked about is followed by what it does
-    ("Shall I run Welcome Home? It unlocks Front door.").
+    ("Shall I run Welcome Home? It unlocks Front door."). Asked again after an answer
+    that was neither yes nor no, it says how to answer ("Say yes to unlock Front
+    door, or no.").
     """
     # The answer is judged with the language's number words: ready them now.
     await async_load_number_words(hass, language)
@@ -222,6 +225,12 @@ async def async_render_question(
         )
 
     actions = told([(ask.kind, ask.names) for ask in asks], 0)
+    if how_to_answer:
+        key = "confirm_reask_pin" if needs_pin else "confirm_reask"
+        parts = [(strings.get(key) or "{actions}?").format(actions=actions)]
+        if done:
+            parts.insert(0, f"{told_done(done, strings)}.")
+        return " ".join(parts)
     parts = [(strings.get("confirm_question") or "{actions}?").format(actions=actions)]
     does = [item for ask in asks for item in ask.does]
     for name, effects in does:
@@ -233,6 +242,15 @@ async def async_render_question(
     if needs_pin:
         parts.append(strings.get("confirm_pin_prompt") or "")
     return " ".join(part for part in parts if part)
+
+
+async def async_render_dropped(
+    hass: HomeAssistant, language: str, done: Sequence[Action]
+) -> str:
+    """Why held actions were dropped: no yes or no came after asking twice."""
+    strings = await _async_strings(hass, language)
+    dropped = strings.get("confirmation_dropped") or _LAST_RESORT
+    return f"{told_done(done, strings)}. {dropped}" if done else dropped
 
 
 async def async_render_not_asked(

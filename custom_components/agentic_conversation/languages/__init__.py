@@ -1,7 +1,23 @@
 """The languages we speak: their tags, and the words their speakers answer with.
 
-Each `<language>.json` here holds the whole utterances that mean yes or no in that
-language, and any number words unicode-rbnf does not produce (English "oh" for zero).
+Each `<language>.json` here holds what its speakers say to "Shall I…?", as words and
+phrases (an answer is judged word by word, see safety/answers.py):
+
+- `affirm`: says yes by itself ("yes", "yeah", "sure", "please", "go ahead", "do it").
+- `consent`: only adds to a yes ("just", "right away", "now", "thanks").
+- `deny`: says no or cancels; any of these makes the answer a no ("no", "don't",
+  "cancel", and the language's negation words, "not", "nicht", "pas"…).
+- `restate`: per kind of held action (risk.RiskKind values), the verb forms that
+  restate it ("unlock", "unlock it"): "yes, unlock it" is a yes to an unlock only.
+- `objects`: pronouns and articles that come with a restated action or a name ("it",
+  "the", "them").
+- `numbers`: number words unicode-rbnf does not produce (English "oh" for zero).
+
+Regional words are in their base language's file (a tag's base language decides):
+Brazilian Portuguese in pt, Latin American Spanish in es, Canadian, Belgian and Swiss
+French in fr, Austrian and Swiss German in de, American, British and Australian
+English in en, Bokmål for "nb" and "no". Phrases are written as people say them;
+they are normalized (lower case, no accents or punctuation) when read.
 """
 
 from collections.abc import Mapping
@@ -41,10 +57,18 @@ def normalize(text: str) -> str:
 class AnswerWords:
     """What a language's speakers say to "Shall I…?", normalized."""
 
-    yes: frozenset[str]
-    no: frozenset[str]
+    affirm: frozenset[str]
+    consent: frozenset[str]
+    deny: frozenset[str]
+    # per kind of held action, the words that restate it
+    restate: Mapping[str, frozenset[str]]
+    objects: frozenset[str]
     # number words beyond unicode-rbnf's, to their digits
     numbers: Mapping[str, str]
+
+
+def _phrases(items: list[str]) -> frozenset[str]:
+    return frozenset(filter(None, (normalize(item) for item in items)))
 
 
 def _load(language: str) -> AnswerWords:
@@ -53,8 +77,11 @@ def _load(language: str) -> AnswerWords:
         (Path(__file__).parent / f"{language}.json").read_text(encoding="utf-8")
     )
     return AnswerWords(
-        yes=frozenset(normalize(phrase) for phrase in data["yes"]),
-        no=frozenset(normalize(phrase) for phrase in data["no"]),
+        affirm=_phrases(data["affirm"]),
+        consent=_phrases(data["consent"]),
+        deny=_phrases(data["deny"]),
+        restate={kind: _phrases(verbs) for kind, verbs in data["restate"].items()},
+        objects=_phrases(data["objects"]),
         numbers={normalize(word): digits for word, digits in data["numbers"].items()},
     )
 

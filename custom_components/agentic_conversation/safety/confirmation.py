@@ -7,6 +7,11 @@ utterance (at most `CONFIRM_SECONDS`). Only that utterance, judged by our code, 
 them: through a gate that lets exactly those effects through. The utterance must come
 from where the question went (the same device or satellite, the same user): words from
 anyone else in the conversation are a new turn, and the held actions keep waiting.
+
+An answer that is neither yes nor no drops them (it is a new request); when that very
+request asks for the same actions again, the asker is told how to answer, and after a
+second such answer they are dropped for good (`unclear_answers`), so nobody is asked
+the same question forever.
 """
 
 from collections.abc import Iterable
@@ -26,6 +31,10 @@ from .effects import Effect
 from .risk import RiskKind, risk_of, risks_behind
 
 CONFIRM_SECONDS = 60
+# Unclear answers after which the same actions are no longer asked about.
+MAX_UNCLEAR_ANSWERS = 2
+# Unclear answers remembered at most (of askers who never came back, the oldest go).
+_MOST_UNCLEAR_KEPT = 100
 _KEEP_EXPIRED_SECONDS = 600
 EVENT_ACTION = f"{DOMAIN}_action"
 # Told to the model in the held call's result.
@@ -193,6 +202,8 @@ class Pending:
     expires: datetime
     cancel_timer: CALLBACK_TYPE | None = field(default=None, repr=False)
     expiry_reported: bool = False
+    # Answers that were neither yes nor no, right before this question.
+    unclear: int = 0
 
     @property
     def expired(self) -> bool:
@@ -203,10 +214,50 @@ class Pending:
 # Keyed by conversation id and asker: two askers in one conversation wait apart.
 type _Key = tuple[str, Asker]
 DATA_PENDING: HassKey[dict[_Key, Pending]] = HassKey(f"{DOMAIN}_pending")
+# The actions an asker just answered unclearly about, and how many times in a row;
+# kept from the unclear answer until the asker's next turn.
+DATA_UNCLEAR: HassKey[dict[_Key, tuple[frozenset[tuple[str, str]], int]]] = HassKey(
+    f"{DOMAIN}_unclear"
+)
 
 
 def _store(hass: HomeAssistant) -> dict[_Key, Pending]:
     return hass.data.setdefault(DATA_PENDING, {})
+
+
+def _unclear(hass: HomeAssistant) -> dict[_Key, tuple[frozenset[tuple[str, str]], int]]:
+    return hass.data.setdefault(DATA_UNCLEAR, {})
+
+
+def _effects_of(actions: Iterable[HeldAction]) -> frozenset[tuple[str, str]]:
+    return frozenset(
+        (effect.entity_id, effect.service)
+        for action in actions
+        for effect, _ in action.risks
+    )
+
+
+@callback
+def async_note_unclear(
+    hass: HomeAssistant, conversation_id: str, pending: Pending
+) -> None:
+    """The asker's answer was neither yes nor no: remember it for this turn."""
+    kept = _unclear(hass)
+    kept[(conversation_id, pending.asker)] = (
+        _effects_of(pending.actions),
+        pending.unclear + 1,
+    )
+    while len(kept) > _MOST_UNCLEAR_KEPT:
+        del kept[next(iter(kept))]
+
+
+@callback
+def unclear_answers(
+    hass: HomeAssistant, conversation_id: str, asker: Asker, actions: list[HeldAction]
+) -> int:
+    """How many unclear answers in a row came right before asking these actions again."""
+    effects, count = _unclear(hass).get((conversation_id, asker), (frozenset(), 0))
+    return count if effects == _effects_of(actions) else 0
 
 
 @callback
@@ -219,6 +270,7 @@ def async_hold(
     *,
     pin: str | None,
     asker: Asker,
+    unclear: int = 0,
 ) -> Pending:
     """Keep a turn's held actions for the asker's next utterance in the conversation."""
     key = (conversation_id, asker)
@@ -238,6 +290,7 @@ def async_hold(
         context=context,
         needs_pin=needs_pin,
         expires=dt_util.utcnow() + timedelta(seconds=CONFIRM_SECONDS),
+        unclear=unclear,
     )
 
     @callback
@@ -263,6 +316,8 @@ def async_take(
     device's or user's words get nothing: what waits for the asker keeps waiting.
     """
     key = (conversation_id, asker)
+    # An unclear answer counts only for the turn right after it.
+    _unclear(hass).pop(key, None)
     pending = _store(hass).get(key)
     if pending is None or pending.agent_id != agent_id:
         if any(

@@ -45,6 +45,7 @@ HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
 NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
 FAILED = "Home Assistant understood the command, which failed; the model cannot act"
+DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -110,8 +111,8 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
             done=_done(added),
             pin=turn.options.get(CONF_CONFIRM_PIN) or None,
         )
-        _report(turn, ASKED)
-        return Ending(question, asked=True)
+        _report(turn, ASKED if question.asked else DROPPED)
+        return Ending(question.spoken, asked=question.asked)
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )

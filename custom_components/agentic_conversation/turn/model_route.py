@@ -292,8 +292,7 @@ async def _finish(
             )
             yield {"role": "assistant", "content": record.spoken}
             return
-        record.asked = True
-        record.spoken = await async_hold_and_ask(
+        question = await async_hold_and_ask(
             hass,
             record.user_input,
             record.chat_log.conversation_id,
@@ -302,6 +301,7 @@ async def _finish(
             done=actions_done(result.tool_calls, read_only, record.intents),
             pin=record.pin,
         )
+        record.asked, record.spoken = question.asked, question.spoken
         yield {"role": "assistant", "content": record.spoken}
         return
     # A streamed answer was cut (and logged) as it streamed.

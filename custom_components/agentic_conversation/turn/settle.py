@@ -2,7 +2,8 @@
 
 A yes (or the PIN) runs exactly the held calls, through a gate that lets only their
 effects through, and says what was done; a no is acknowledged; anything else drops
-them and is handled as a new request.
+them, is noted as unclear (the next question about them says how to answer) and is
+handled as a new request.
 """
 
 from collections.abc import AsyncIterator, Sequence
@@ -18,13 +19,14 @@ from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
 from ..done_actions import Action, actions_done
 from ..replies import async_phrase, async_render_done
-from ..safety.answers import Answer, classify, pin_matches, spoken_digits
+from ..safety.answers import Answer, HeldWords, classify, pin_matches, spoken_digits
 from ..safety.confirmation import (
     Asker,
     HeldAction,
     Outcome,
     Pending,
     asks,
+    async_note_unclear,
     async_take,
     fire_events,
 )
@@ -80,26 +82,42 @@ def take_held(turn: TurnContext, pin: str | None) -> Held | None:
     if pending is None:
         return None
     text, language = turn.user_input.text, turn.user_input.language
-    return Held(pending, judge(pending, text, language, pin))
+    # What was asked about: restating it ("yes, unlock it") is a yes to it.
+    asked = asks(turn.hass, pending.actions)
+    held = HeldWords(
+        frozenset(ask.kind for ask in asked),
+        tuple(name for ask in asked for name in ask.names),
+    )
+    return Held(pending, judge(pending, text, language, pin, held))
 
 
-def judge(pending: Pending, text: str, language: str, pin: str | None) -> Judgement:
+def judge(
+    pending: Pending,
+    text: str,
+    language: str,
+    pin: str | None,
+    held: HeldWords | None = None,
+) -> Judgement:
     """Decide, by our code alone, what the user's next utterance means."""
-    answer = classify(text, language)
     if pending.expired:
-        if answer is Answer.YES or spoken_digits(text, language):
+        if classify(text, language, held) is Answer.YES or spoken_digits(
+            text, language
+        ):
             return Judgement(Verdict.DECLINE, "confirmation_expired")
         return Judgement(Verdict.DROP)
     if pending.needs_pin and pin:
-        if pin_matches(text, pin, language):
-            return Judgement(Verdict.RUN)
+        # The PIN is what counts; the words around it may still say no.
+        answer = classify(text, language, held, numbers=True)
         if answer is Answer.NO:
             return Judgement(Verdict.DECLINE, "confirmation_declined")
+        if pin_matches(text, pin, language):
+            return Judgement(Verdict.RUN)
         if spoken_digits(text, language):
             return Judgement(Verdict.DECLINE, "confirmation_wrong_pin")
         if answer is Answer.YES:
             return Judgement(Verdict.DECLINE, "confirmation_needs_pin")
         return Judgement(Verdict.DROP)
+    answer = classify(text, language, held)
     if answer is Answer.YES:
         return Judgement(Verdict.RUN)
     if answer is Answer.NO:
@@ -122,6 +140,8 @@ async def async_settle(
     if not pending.expired and judgement.verdict is not Verdict.RUN:
         fire_events(hass, conversation_id, pending, Outcome.REFUSED)
     if judgement.verdict is Verdict.DROP:
+        if not pending.expired:
+            async_note_unclear(hass, conversation_id, pending)
         return None
     if judgement.verdict is Verdict.DECLINE:
         return Ending(await async_phrase(hass, user_input.language, judgement.reply))
