@@ -1,7 +1,8 @@
 """One conversation turn, as one sequence of stages.
 
-take held actions → tools and prompt → settle them, or what Home Assistant understands
-(local first), or the model → reply → keep the conversation.
+take held actions → tools and prompt → settle them, or (the budget used up) only what
+Home Assistant understands, or what it understands (local first), or the model → reply
+→ keep the conversation.
 
 Every route (the model and its fallback, HA's own agent, a held action's settlement, a
 failure) returns its words as an `Ending`; the reply stage alone writes them into the
@@ -13,6 +14,7 @@ from homeassistant.components import conversation
 
 from ..agent import Message
 from ..const import CONF_CONFIRM_PIN, CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT
+from .budget_route import async_budget_route, budget_used_up
 from .context import TurnContext
 from .keep import find_history, keep_history
 from .llm_data import async_provide_llm_data
@@ -66,6 +68,8 @@ async def _async_route(
         )
         if settled is not None:
             return settled
+    if budget_used_up(turn):  # no model call: what HA understands, else why not
+        return await async_budget_route(turn)
     # Held actions were settled first: a "yes" never reaches the recogniser.
     if local_first(turn) and (handled := await async_handle_locally(turn)) is not None:
         return handled
