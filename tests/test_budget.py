@@ -32,9 +32,10 @@ from custom_components.agentic_conversation.const import (
     EVENT_BUDGET,
 )
 from tests.acceptance.home import async_build_home, states
+from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_ai_task import TASK, _connection
-from tests.test_confirmation import _agent
+from tests.test_confirmation import NEW_AGENT_APIS, _agent
 
 PRICES = {CONF_PRICE_INPUT: 10, CONF_PRICE_OUTPUT: 30}
 SPENT = "This month's AI budget is used up; I can still do simple commands."
@@ -364,3 +365,51 @@ async def test_ai_task_refused_with_its_error(
     assert _left(ha_core, "sensor.ai_task_budget_left")[0] == 0
     assert _issue(ha_core, "AI Task") is not None
     assert _issue(ha_core, "Agent") is None  # the agent has no budget
+
+
+async def test_the_budget_sentence_is_in_the_users_language(
+    home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """German in, German out; the command still done by Home Assistant."""
+    hass = home
+    freezer.move_to(_local(hass, "2026-11-15 12:00"))
+    agent = await _agent(hass, fake_llm, **{CONF_BUDGET: 10_000})
+    fake_llm.script([Reply.text("Gern.").with_usage(9_000, 1_000)])
+    await _ask(hass, agent, "tell me a joke")
+
+    result = await conversation.async_converse(
+        hass, "Erzähl mir einen Witz", None, Context(), language="de", agent_id=agent
+    )
+
+    assert result.response.speech["plain"]["speech"] == (
+        "Das KI-Budget für diesen Monat ist aufgebraucht; einfache Befehle kann ich"
+        " weiterhin ausführen."
+    )
+    assert len(fake_llm.requests) == 1
+
+
+async def test_a_turn_under_way_ends_on_what_it_did(
+    home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
+) -> None:
+    """The answer to a tool result would pass the budget: not asked; the light is on."""
+    hass = home
+    freezer.move_to(_local(hass, "2026-11-15 12:00"))
+    agent = await _agent(hass, fake_llm, **PRICES, **{CONF_BUDGET: 1.0})
+    turn_on = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    fake_llm.script(
+        [
+            Reply.tool_calls([(turn_on, {"name": "Kitchen ceiling"}, "c1")]).with_usage(
+                95_000, 1_000
+            ),
+            Reply.text("Done, the light is on."),
+        ]
+    )
+
+    said, _ = await _ask(hass, agent, "make it bright in the kitchen")
+
+    assert said == (
+        "I turned on Kitchen ceiling. But this month's AI budget is used up; I can"
+        " still do simple commands."
+    )
+    assert states(hass)[CEILING] == "on"
+    assert len(fake_llm.requests) == 1

@@ -15,7 +15,7 @@ from .agent import Route, RouteState
 from .agents import agent_device_info, agent_subentries, metered_subentries
 from .redact import Redactor, redactor
 from .runtime import AgenticConfigEntry
-from .usage.budget_sensor import BudgetLeftSensor
+from .usage.budget_sensor import BudgetLeftSensor, remove_budget_sensor
 from .usage.meter import UsageMeter
 from .usage.sensors import usage_sensors
 
@@ -40,6 +40,8 @@ async def async_setup_entry(
         sensors: list[SensorEntity] = [*usage_sensors(hass, subentry, meter)]
         if (budget := entry.runtime_data.budgets.get(subentry.subentry_id)) is not None:
             sensors.append(BudgetLeftSensor(subentry, budget))
+        else:
+            remove_budget_sensor(hass, subentry)  # the budget was removed
         async_add_entities(sensors, config_subentry_id=subentry.subentry_id)
 
 

@@ -40,6 +40,7 @@ _SAVE_DELAY = 10
 
 class _Saved(TypedDict):
     start: str
+    unit: str
     limit: str
     spent: str
     alerted: list[int]
@@ -99,10 +100,15 @@ class Budget:
         return next_start(self.start, self.day)
 
     @property
-    def used_up(self) -> bool:
-        """Spent, or too little left for a request: only the local route answers."""
-        self._roll_if_due()
+    def is_spent(self) -> bool:
+        """Spent, or too little left for a request (as last counted)."""
         return self._used_up or self.spent >= self.limit
+
+    @property
+    def used_up(self) -> bool:
+        """Spent in this period (a new one may be due): only the local route answers."""
+        self._roll_if_due()
+        return self.is_spent
 
     def amount(self, usage: Usage) -> Decimal:
         """What a call's usage costs, in the budget's unit."""
@@ -137,7 +143,12 @@ class Budget:
     async def async_start(self) -> None:
         """Go on from what was saved in this period; hear the meter; wait for the next."""
         saved = await self._store.async_load()
-        if saved is not None and saved.get("start") == self.start.isoformat():
+        # Spent in another unit (a price set or removed since) cannot be counted on.
+        if (
+            saved is not None
+            and saved.get("start") == self.start.isoformat()
+            and saved.get("unit") == self.unit
+        ):
             self.spent = Decimal(saved["spent"])
             same_limit = saved.get("limit") == str(self.limit)
             # A raised budget: what it has not reached yet may be told again.
@@ -202,7 +213,7 @@ class Budget:
     @callback
     def _sync_issue(self) -> None:
         """The Repair shows while the budget is used up, and only then."""
-        if not (self._used_up or self.spent >= self.limit):
+        if not self.is_spent:
             ir.async_delete_issue(
                 self._hass, DOMAIN, issue_id(self._subentry.subentry_id)
             )
@@ -255,6 +266,7 @@ class Budget:
     def _saved(self) -> _Saved:
         return {
             "start": self.start.isoformat(),
+            "unit": self.unit,
             "limit": str(self.limit),
             "spent": str(self.spent),
             "alerted": sorted(self._alerted),

@@ -5,9 +5,28 @@ from typing import Any
 
 from homeassistant.components.sensor import SensorDeviceClass, SensorEntity
 from homeassistant.config_entries import ConfigSubentry
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import entity_registry as er
 
 from ..agents import agent_device_info
+from ..const import DOMAIN
 from .budget import TOKENS, Budget
+
+_KEY = "budget_left"
+
+
+def _unique_id(subentry: ConfigSubentry) -> str:
+    return f"{subentry.subentry_id}-{_KEY}"
+
+
+@callback
+def remove_budget_sensor(hass: HomeAssistant, subentry: ConfigSubentry) -> None:
+    """No budget any more: no sensor of it left, not even an unavailable one."""
+    registry = er.async_get(hass)
+    if entity_id := registry.async_get_entity_id(
+        "sensor", DOMAIN, _unique_id(subentry)
+    ):
+        registry.async_remove(entity_id)
 
 
 class BudgetLeftSensor(SensorEntity):
@@ -17,13 +36,13 @@ class BudgetLeftSensor(SensorEntity):
     """
 
     _attr_has_entity_name = True
-    _attr_translation_key = "budget_left"
+    _attr_translation_key = _KEY
     _attr_should_poll = False
 
     def __init__(self, subentry: ConfigSubentry, budget: Budget) -> None:
         """Show one budget."""
         self._budget = budget
-        self._attr_unique_id = f"{subentry.subentry_id}-budget_left"
+        self._attr_unique_id = _unique_id(subentry)
         self._attr_device_info = agent_device_info(subentry)
         self._attr_native_unit_of_measurement = budget.unit
         if budget.unit == TOKENS:
@@ -49,7 +68,7 @@ class BudgetLeftSensor(SensorEntity):
         return {
             "budget": float(budget.limit),
             "spent": float(budget.spent),
-            "used_up": budget.used_up,
+            "used_up": budget.is_spent,
             "period_start": budget.start.isoformat(),
             "resets": budget.resets.isoformat(),
         }
