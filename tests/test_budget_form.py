@@ -1,6 +1,7 @@
 """The budget in the agent and AI task forms, and its period on short months."""
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -16,6 +17,7 @@ from custom_components.agentic_conversation.const import (
     CONF_PRICE_INPUT,
     CONF_TASK_TIMEOUT,
 )
+from custom_components.agentic_conversation.usage.budget import budget_of, start_day
 from custom_components.agentic_conversation.usage.period import next_start, period_start
 from tests.agent_form import submit
 from tests.fake_llm import MODEL, FakeLLM
@@ -159,3 +161,45 @@ async def test_agent_budget_in_the_usage_section(
     assert CONF_BUDGET not in saved
     assert CONF_BUDGET_DAY not in saved
     assert ha_core.states.get("sensor.agent_budget_left") is None
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"),
+    [
+        (2.5, Decimal("2.5")),
+        (150_000, Decimal(150_000)),
+        ("0.75", Decimal("0.75")),
+        (0, None),
+        (-5, None),
+        ("NaN", None),
+        ("Infinity", None),
+        ("lots", None),
+        (True, None),
+        ([1], None),
+        (None, None),
+    ],
+)
+def test_a_stored_budget_is_an_amount_or_none(stored: object, read: object) -> None:
+    """Options edited by hand or by an old version: a strange budget is none."""
+    assert budget_of(stored) == read
+
+
+@pytest.mark.parametrize(
+    ("stored", "day"),
+    [(15, 15), (31.0, 31), (0, 1), (99, 31), (float("nan"), 1), ("15", 1), (None, 1)],
+)
+def test_a_stored_start_day_is_1_to_31(stored: object, day: int) -> None:
+    """The form allows 1 to 31; anything else stored is brought into that."""
+    assert start_day(stored) == day
+
+
+async def test_a_strange_stored_budget_does_not_stop_the_agent(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The connection loads, without a budget sensor; the task still runs."""
+    await _connection(
+        ha_core, fake_llm, task={CONF_BUDGET: "NaN", CONF_BUDGET_DAY: "soon"}
+    )
+
+    assert ha_core.states.get("sensor.ai_task_budget_left") is None
+    assert ha_core.states.get("ai_task.ai_task") is not None

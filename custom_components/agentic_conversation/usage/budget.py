@@ -7,7 +7,8 @@ period, or a raised budget (saving the options reloads the connection), clears i
 
 from collections.abc import Callable
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
+import math
 from typing import Any, TypedDict
 
 from homeassistant.config_entries import ConfigSubentry
@@ -26,6 +27,7 @@ from ..const import (
     DEFAULT_BUDGET_DAY,
     DOMAIN,
     EVENT_BUDGET,
+    LOGGER,
     SUBENTRY_CONVERSATION,
 )
 from .meter import UsageMeter
@@ -47,6 +49,28 @@ class _Saved(TypedDict):
     used_up: bool
 
 
+def budget_of(value: object) -> Decimal | None:
+    """A stored budget; None for none (empty, 0) or one that is no amount at all."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        limit = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return limit if limit.is_finite() and limit > 0 else None
+
+
+def start_day(value: object) -> int:
+    """A stored start day, 1 to 31 (the form allows no other)."""
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+    ):
+        return min(max(int(value), 1), 31)
+    return DEFAULT_BUDGET_DAY
+
+
 def issue_id(subentry_id: str) -> str:
     """The Repair of an agent's (or AI task's) used-up budget."""
     return f"budget_spent_{subentry_id}"
@@ -62,15 +86,19 @@ class Budget:
     """What one agent or AI task may spend in a period, and what it spent."""
 
     def __init__(
-        self, hass: HomeAssistant, subentry: ConfigSubentry, meter: UsageMeter
+        self,
+        hass: HomeAssistant,
+        subentry: ConfigSubentry,
+        meter: UsageMeter,
+        limit: Decimal,
     ) -> None:
-        """A budget from the subentry's options, empty until loaded."""
+        """A budget of the subentry (`limit`: as read by `budget_of`), empty until loaded."""
         options = subentry.data
         self._hass = hass
         self._subentry = subentry
         self._meter = meter
-        self.limit = Decimal(str(options[CONF_BUDGET]))
-        self.day = int(options.get(CONF_BUDGET_DAY) or DEFAULT_BUDGET_DAY)
+        self.limit = limit
+        self.day = start_day(options.get(CONF_BUDGET_DAY))
         prices = tuple(
             Decimal(str(options.get(key) or 0))
             for key in (CONF_PRICE_INPUT, CONF_PRICE_OUTPUT)
@@ -297,10 +325,17 @@ async def async_start_budgets(
             ir.async_delete_issue(hass, DOMAIN, issue.issue_id)
     budgets: dict[str, Budget] = {}
     for subentry in subentries:
-        if not subentry.data.get(CONF_BUDGET):
+        if (limit := budget_of(subentry.data.get(CONF_BUDGET))) is None:
+            if subentry.data.get(CONF_BUDGET):
+                LOGGER.warning(
+                    "%s: ignoring the budget %r, not an amount",
+                    subentry.title,
+                    subentry.data[CONF_BUDGET],
+                )
             ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
             continue
         meter = meters.setdefault(subentry.subentry_id, UsageMeter())
-        budget = budgets[subentry.subentry_id] = Budget(hass, subentry, meter)
+        budget = Budget(hass, subentry, meter, limit)
+        budgets[subentry.subentry_id] = budget
         await budget.async_start()
     return budgets
