@@ -15,6 +15,10 @@ from pytest_homeassistant_custom_component.common import (
     async_capture_events,
     async_fire_time_changed,
 )
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
 
 from homeassistant.components import ai_task, conversation
 from homeassistant.core import Context, HomeAssistant
@@ -33,6 +37,7 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.acceptance.home import async_build_home, states
 from tests.across_releases import offered_name
+from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_ai_task import TASK, _connection
 from tests.test_confirmation import NEW_AGENT_APIS, _agent
@@ -44,6 +49,7 @@ JOKE = "Why did the lamp blush? It saw the switch."
 CEILING = "light.kitchen_ceiling"
 DOOR = "lock.front_door"
 LEFT = "sensor.agent_budget_left"
+DOORS = ["async_converse", "websocket", "pipeline"]
 
 
 @pytest.fixture
@@ -413,3 +419,35 @@ async def test_a_turn_under_way_ends_on_what_it_did(
     )
     assert states(hass)[CEILING] == "on"
     assert len(fake_llm.requests) == 1
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_every_door_hears_the_budget_sentence(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
+) -> None:
+    """The dashboard and a satellite (its TTS) hear it too, and the light's answer.
+
+    Today, not frozen: the dashboard's login token would be from the future.
+    """
+    hass = home
+    agent = await _agent(hass, fake_llm, **{CONF_BUDGET: 10_000})
+    fake_llm.script([Reply.text(JOKE).with_usage(9_000, 1_000)])
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+
+    joke = await ask("tell me a joke", None)
+    spent = await ask("tell me another joke", joke["conversation_id"])
+    light = await ask("turn on the kitchen ceiling", joke["conversation_id"])
+
+    assert [
+        r["response"]["speech"]["plain"]["speech"] for r in (joke, spent, light)
+    ] == [JOKE, SPENT, "Turned on the light"]
+    assert states(hass)[CEILING] == "on"
+    assert len(fake_llm.requests) == 1
+    if door == "pipeline":
+        assert recorder.said == [JOKE, SPENT, "Turned on the light"]
