@@ -451,3 +451,26 @@ async def test_every_door_hears_the_budget_sentence(
     assert len(fake_llm.requests) == 1
     if door == "pipeline":
         assert recorder.said == [JOKE, SPENT, "Turned on the light"]
+
+
+async def test_unreadable_saved_spending_starts_from_nothing(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    freezer: FrozenDateTimeFactory,
+    hass_storage: dict[str, Any],
+) -> None:
+    """A damaged storage file does not stop the agent: the budget starts over."""
+    hass = home
+    freezer.move_to(_local(hass, "2026-11-15 12:00"))
+    await _agent(hass, fake_llm, **PRICES, **{CONF_BUDGET: 1.0})
+    entry = _entry(hass)
+    key = f"{DOMAIN}.budget.{next(iter(entry.subentries))}"
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+    for spent in ("lots", "NaN", None):
+        hass_storage[key]["data"]["spent"] = spent
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+
+        assert _left(hass)[0] == 1.0
+        assert await hass.config_entries.async_unload(entry.entry_id)

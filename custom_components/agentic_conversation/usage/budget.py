@@ -177,18 +177,32 @@ class Budget:
             and saved.get("start") == self.start.isoformat()
             and saved.get("unit") == self.unit
         ):
-            self.spent = Decimal(saved["spent"])
-            same_limit = saved.get("limit") == str(self.limit)
-            # A raised budget: what it has not reached yet may be told again.
-            self._alerted = {
-                threshold
-                for threshold in saved.get("alerted", ())
-                if same_limit or self.spent * 100 >= self.limit * threshold
-            }
-            self._used_up = same_limit and bool(saved.get("used_up"))
+            try:
+                self._restore(saved)
+            except KeyError, TypeError, InvalidOperation:
+                LOGGER.warning(
+                    "%s: the budget's saved spending is unreadable; from 0",
+                    self._subentry.title,
+                )
+                self.spent, self._alerted, self._used_up = Decimal(0), set(), False
         self._sync_issue()
         self._unsubscribe = self._meter.add_listener(self._record)
         self._schedule()
+
+    def _restore(self, saved: _Saved) -> None:
+        spent = Decimal(saved["spent"])
+        if not spent.is_finite():
+            raise InvalidOperation(saved["spent"])
+        self.spent = spent
+        same_limit = saved.get("limit") == str(self.limit)
+        # A raised budget: what it has not reached yet may be told again.
+        self._alerted = {
+            threshold
+            for threshold in saved.get("alerted", ())
+            if threshold in ALERTS
+            and (same_limit or spent * 100 >= self.limit * threshold)
+        }
+        self._used_up = same_limit and bool(saved.get("used_up"))
 
     async def async_stop(self) -> None:
         """The connection unloads: save now, stop listening."""
