@@ -198,18 +198,20 @@ async def test_told_at_80_percent_once_and_the_last_request_is_not_sent(
 async def test_refused_request_goes_to_home_assistant_when_it_understands(
     home: HomeAssistant, fake_llm: FakeLLM, freezer: FrozenDateTimeFactory
 ) -> None:
-    """The request that finds the budget short: HA's own agent does the command."""
+    """The turn's first request does not fit: HA's own agent does the command."""
     hass = home
     freezer.move_to(_local(hass, "2026-11-15 12:00"))
-    agent = await _agent(hass, fake_llm, **PRICES, **{CONF_BUDGET: 1.0})
-    fake_llm.script([Reply.text(JOKE).with_usage(96_000, 1_000)])  # 0.99
-    await _ask(hass, agent, "tell me a joke")
+    # Less than one request (about 4 000 tokens of tools, and the answer's cap).
+    agent = await _agent(hass, fake_llm, **{CONF_BUDGET: 3_000})
+    events = async_capture_events(hass, EVENT_BUDGET)
 
     light, _ = await _ask(hass, agent, "turn on the kitchen ceiling")
 
     assert light == SPENT_LOCAL + "Turned on the light"
     assert states(hass)[CEILING] == "on"
-    assert len(fake_llm.requests) == 1
+    assert fake_llm.requests == []
+    assert _told(events) == [(100, 0, 3_000)]
+    assert _placeholders(hass)["spent"] == "0"
 
 
 async def test_repair_goes_at_the_next_period_and_the_model_answers_again(

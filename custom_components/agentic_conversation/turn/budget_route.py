@@ -13,7 +13,7 @@ from .reply import Ending
 def budget_used_up(turn: TurnContext) -> bool:
     """The agent has a budget, and it is used up for this period."""
     budget = turn.entry.runtime_data.budgets.get(turn.subentry.subentry_id)
-    return budget is not None and budget.used_up
+    return budget is not None and budget.refuses_turn()
 
 
 async def async_budget_route(turn: TurnContext) -> Ending:

@@ -110,6 +110,8 @@ class Budget:
         self._alerted: set[int] = set()
         self._used_up = False
         """A call was refused: the rest would not pay for the next request."""
+        self._last: Usage | None = None
+        """The last request's estimate (not saved: a restart forgets it)."""
         self._listeners: list[Callable[[], None]] = []
         self._unsubscribe: CALLBACK_TYPE | None = None
         self._timer: CALLBACK_TYPE | None = None
@@ -132,10 +134,16 @@ class Budget:
         """Spent, or too little left for a request (as last counted)."""
         return self._used_up or self.spent >= self.limit
 
-    @property
-    def used_up(self) -> bool:
-        """Spent in this period (a new one may be due): only the local route answers."""
+    @callback
+    def refuses_turn(self) -> bool:
+        """Whether a new turn goes without the model: the budget is used up.
+
+        It is also used up when the last request's estimate no longer fits what is
+        left (the next one is as big, history included): then, not at the first call.
+        """
         self._roll_if_due()
+        if not self.is_spent and self._last is not None and not self._fits(self._last):
+            self._use_up()
         return self.is_spent
 
     def amount(self, usage: Usage) -> Decimal:
@@ -153,14 +161,23 @@ class Budget:
 
         A refused request uses the budget up for the period (the event, the Repair).
         """
-        if self.used_up:
+        self._roll_if_due()
+        if self.is_spent:
             return False
-        if self.spent + self.amount(estimate) <= self.limit:
+        self._last = estimate
+        if self._fits(estimate):
             return True
+        self._use_up()
+        return False
+
+    def _fits(self, estimate: Usage) -> bool:
+        return self.spent + self.amount(estimate) <= self.limit
+
+    @callback
+    def _use_up(self) -> None:
         self._used_up = True
         self._alert()
         self._changed()
-        return False
 
     @callback
     def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
