@@ -1,8 +1,7 @@
 """One conversation turn, as one sequence of stages.
 
-take held actions → tools and prompt → settle them, or (the budget used up) only what
-Home Assistant understands, or what it understands (local first), or the model → reply
-→ keep the conversation.
+take held actions → tools and prompt → settle them, or what Home Assistant understands
+(local first), or the model → reply → keep the conversation.
 
 Every route (the model and its fallback, HA's own agent, a held action's settlement, a
 failure) returns its words as an `Ending`; the reply stage alone writes them into the
@@ -68,7 +67,8 @@ async def _async_route(
         )
         if settled is not None:
             return settled
-    if budget_used_up(turn):  # no model call: what HA understands, else why not
+    # The budget used up: no model call; what HA understands, else why not.
+    if budget_used_up(turn):
         return await async_budget_route(turn)
     # Held actions were settled first: a "yes" never reaches the recogniser.
     if local_first(turn) and (handled := await async_handle_locally(turn)) is not None:
