@@ -476,3 +476,33 @@ async def test_unreadable_saved_spending_starts_from_nothing(
 
         assert _left(hass)[0] == 1.0
         assert await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def test_deleting_the_connection_forgets_its_budgets(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    freezer: FrozenDateTimeFactory,
+    hass_storage: dict[str, Any],
+) -> None:
+    """What was spent and the Repair go with the connection."""
+    hass = home
+    freezer.move_to(_local(hass, "2026-11-15 12:00"))
+    agent = await _agent(hass, fake_llm, **PRICES, **{CONF_BUDGET: 1.0})
+    fake_llm.script([Reply.text(JOKE).with_usage(100_000, 1_000)])
+    await _ask(hass, agent, "tell me a joke")
+    entry = _entry(hass)
+    subentry_id = next(iter(entry.subentries))
+    assert _issue(hass) is not None
+    freezer.tick(11)  # saved within seconds, not only when unloaded
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    assert hass_storage[f"{DOMAIN}.budget.{subentry_id}"]["data"]["spent"] == "1.03"
+
+    assert await hass.config_entries.async_remove(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert f"{DOMAIN}.budget.{subentry_id}" not in hass_storage
+    assert (
+        ir.async_get(hass).async_get_issue(DOMAIN, f"budget_spent_{subentry_id}")
+        is None
+    )

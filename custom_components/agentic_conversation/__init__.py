@@ -24,7 +24,7 @@ from .runtime import (
 )
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
-from .usage.budget import async_start_budgets
+from .usage.budget import async_forget_budgets, async_start_budgets
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -145,6 +145,7 @@ async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> 
     await ConversationStore(hass, entry.entry_id).async_remove()
     await HouseholdMemory(hass, entry.entry_id).async_remove()
     await async_forget_models(hass, entry.entry_id)
+    await async_forget_budgets(hass, list(entry.subentries))
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

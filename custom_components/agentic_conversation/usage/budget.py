@@ -71,6 +71,17 @@ def start_day(value: object) -> int:
     return DEFAULT_BUDGET_DAY
 
 
+def _store(hass: HomeAssistant, subentry_id: str) -> Store[_Saved]:
+    return Store(hass, 1, f"{DOMAIN}.budget.{subentry_id}")
+
+
+async def async_forget_budgets(hass: HomeAssistant, subentry_ids: list[str]) -> None:
+    """The connection is deleted: what its agents and AI tasks spent goes too."""
+    for subentry_id in subentry_ids:
+        await _store(hass, subentry_id).async_remove()
+        ir.async_delete_issue(hass, DOMAIN, issue_id(subentry_id))
+
+
 def issue_id(subentry_id: str) -> str:
     """The Repair of an agent's (or AI task's) used-up budget."""
     return f"budget_spent_{subentry_id}"
@@ -115,9 +126,7 @@ class Budget:
         self._listeners: list[Callable[[], None]] = []
         self._unsubscribe: CALLBACK_TYPE | None = None
         self._timer: CALLBACK_TYPE | None = None
-        self._store: Store[_Saved] = Store(
-            hass, 1, f"{DOMAIN}.budget.{subentry.subentry_id}"
-        )
+        self._store = _store(hass, subentry.subentry_id)
 
     @property
     def left(self) -> Decimal:
