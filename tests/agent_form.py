@@ -9,6 +9,8 @@ from homeassistant.data_entry_flow import section
 
 from custom_components.agentic_conversation.const import (
     CONF_ALLOWED_SERVICES,
+    CONF_BUDGET,
+    CONF_BUDGET_DAY,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -78,6 +80,8 @@ SECTION_OF: dict[str, str] = {
     CONF_EXTRA_HEADERS: SERVER,
     CONF_PRICE_INPUT: USAGE,
     CONF_PRICE_OUTPUT: USAGE,
+    CONF_BUDGET: USAGE,
+    CONF_BUDGET_DAY: USAGE,
 }
 
 

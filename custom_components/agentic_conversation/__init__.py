@@ -8,7 +8,7 @@ from homeassistant.helpers.httpx_client import get_async_client
 from homeassistant.helpers.typing import ConfigType
 
 from .agent import LLMAuthError, LLMError, OpenAICompatibleProvider
-from .agents import agent_subentries
+from .agents import agent_subentries, metered_subentries
 from .const import CONF_BASE_URL, DOMAIN, INTEGER_OPTIONS, LOGGER
 from .endpoint_check import async_start_checks
 from .kept.conversation_store import ConversationStore
@@ -24,6 +24,7 @@ from .runtime import (
 )
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
+from .usage.budget import async_forget_budgets, async_start_budgets
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -116,6 +117,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         conversations=conversations,
         memory=memory,
     )
+    budgets = await async_start_budgets(
+        hass, list(metered_subentries(entry)), entry.runtime_data.usage
+    )
+    entry.runtime_data.budgets = budgets
+    for budget in budgets.values():
+        entry.async_on_unload(budget.async_stop)
     async_setup_routes(hass, entry, down=down)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
@@ -138,6 +145,7 @@ async def async_remove_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> 
     await ConversationStore(hass, entry.entry_id).async_remove()
     await HouseholdMemory(hass, entry.entry_id).async_remove()
     await async_forget_models(hass, entry.entry_id)
+    await async_forget_budgets(hass, list(entry.subentries))
 
 
 async def _async_reload(hass: HomeAssistant, entry: AgenticConfigEntry) -> None:

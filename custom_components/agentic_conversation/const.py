@@ -20,6 +20,13 @@ DEFAULT_TASK_TIMEOUT: Final = 120
 # Optional prices per million tokens, for the cost sensor.
 CONF_PRICE_INPUT: Final = "price_input"
 CONF_PRICE_OUTPUT: Final = "price_output"
+# The optional monthly budget (in the prices' currency, or tokens without a price) and
+# the day of the month its period starts on.
+CONF_BUDGET: Final = "monthly_budget"
+CONF_BUDGET_DAY: Final = "budget_start_day"
+DEFAULT_BUDGET_DAY: Final = 1
+# Fired at 80 % and 100 % of a budget, once each per period.
+EVENT_BUDGET: Final = "agentic_conversation_budget"
 DEFAULT_AGENT_NAME: Final = "Agentic Conversation"
 CONF_MODEL: Final = "model"
 CONF_MAX_ITERATIONS: Final = "max_iterations"

@@ -42,6 +42,7 @@ from .const import (
     CONF_TEMPERATURE,
     CONF_TURN_TIMEOUT,
     DEFAULT_FIRST_TOKEN_TIMEOUT,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_STREAM,
     DEFAULT_TURN_TIMEOUT,
     DOMAIN,
@@ -94,8 +95,15 @@ def build_provider(
             hass, entry, subentry, error
         ),
     )
-    # Who answered, whichever model: the usage counts (and is traced) all the same.
-    return MeteredProvider(provider, meter.record)
+    # Who answered, whichever model: the usage counts (and is traced) all the same,
+    # and each call is checked against the budget first (at the answer's cap).
+    budget = entry.runtime_data.budgets.get(subentry.subentry_id)
+    return MeteredProvider(
+        provider,
+        meter.record,
+        budget=budget.admits if budget is not None else None,
+        answer_tokens=int(options.get(CONF_MAX_TOKENS) or DEFAULT_MAX_TOKENS),
+    )
 
 
 def split_fallback(value: object, own_entry_id: str) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ from .agent import (
     LLMAuthError,
     LLMBadRequestError,
     LLMBadResponseError,
+    LLMBudgetError,
     LLMConnectionError,
     LLMError,
     LLMForbiddenError,
@@ -57,6 +58,7 @@ class Problem(StrEnum):
     SERVER_NO_TOOLS = "server_no_tools"
     SERVER_CONTEXT = "server_context"
     SERVER_MODEL_MISSING = "server_model_missing"
+    BUDGET_SPENT = "budget_spent"
 
 
 # A server that is up but set up wrongly: the true cause, not "not available".
@@ -84,6 +86,7 @@ _ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
     (LLMServerError, Problem.LLM_SERVER_ERROR),
     (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
     (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
+    (LLMBudgetError, Problem.BUDGET_SPENT),
 )
 
 # How each kind of risky action (risk.RiskKind) is asked about, and told of as what
@@ -148,6 +151,8 @@ def local_preface_key(error: BaseException | None) -> str:
     """The phrase that introduces HA's own agent's answer after this error."""
     if isinstance(error, LLMError) and (fault := server_problem(error)) is not None:
         return _LOCAL_PREFACES[fault.fault]
+    if isinstance(error, LLMBudgetError):
+        return "budget_spent_local"
     return "local_fallback"
 
 

@@ -12,6 +12,7 @@ from .agent import EndpointCapabilities, RouteState
 from .const import DOMAIN
 from .kept.conversation_store import ConversationStore
 from .kept.memory import HouseholdMemory
+from .usage.budget import Budget
 from .usage.meter import UsageMeter
 
 
@@ -33,6 +34,8 @@ class AgenticRuntimeData:
     """Who answers each agent (primary, fallback...), by subentry id."""
     usage: dict[str, UsageMeter] = field(default_factory=dict)
     """The token usage of each agent and AI task, by subentry id."""
+    budgets: dict[str, Budget] = field(default_factory=dict)
+    """The spending budget of each agent and AI task that has one, by subentry id."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]

@@ -1,4 +1,7 @@
-"""Each agent's route as a diagnostic sensor (primary, fallback, local or down); usage."""
+"""Each agent's route as a diagnostic sensor (primary, fallback, local or down); usage.
+
+Each agent and AI task with a budget has a sensor of what is left of it.
+"""
 
 from typing import Any
 
@@ -12,6 +15,7 @@ from .agent import Route, RouteState
 from .agents import agent_device_info, agent_subentries, metered_subentries
 from .redact import Redactor, redactor
 from .runtime import AgenticConfigEntry
+from .usage.budget_sensor import BudgetLeftSensor, remove_budget_sensor
 from .usage.meter import UsageMeter
 from .usage.sensors import usage_sensors
 
@@ -33,10 +37,12 @@ async def async_setup_entry(
         )
     for subentry in metered_subentries(entry):
         meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
-        async_add_entities(
-            usage_sensors(hass, subentry, meter),
-            config_subentry_id=subentry.subentry_id,
-        )
+        sensors: list[SensorEntity] = [*usage_sensors(hass, subentry, meter)]
+        if (budget := entry.runtime_data.budgets.get(subentry.subentry_id)) is not None:
+            sensors.append(BudgetLeftSensor(subentry, budget))
+        else:
+            remove_budget_sensor(hass, subentry)  # the budget was removed
+        async_add_entities(sensors, config_subentry_id=subentry.subentry_id)
 
 
 class RouteSensor(SensorEntity):

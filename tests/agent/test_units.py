@@ -243,7 +243,7 @@ def test_llm_errors() -> None:
     assert str(LLMTimeoutError()) == "LLMTimeoutError"
     assert LLMError.kind == "llm"
     kinds = [cls.kind for cls in LLMError.__subclasses__()]
-    assert len(kinds) == len(set(kinds)) == 8
+    assert len(kinds) == len(set(kinds)) == 9
     unknown = UnknownToolError("x")
     assert unknown.name == "x"
 

@@ -9,6 +9,7 @@ from .errors import (
     LLMAuthError,
     LLMBadRequestError,
     LLMBadResponseError,
+    LLMBudgetError,
     LLMConnectionError,
     LLMError,
     LLMFirstTokenTimeoutError,
@@ -35,7 +36,7 @@ from .fallback_provider import FallbackProvider
 from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
 from .messages import Message, UserContent
-from .metered_provider import MeteredProvider
+from .metered_provider import BudgetCheck, MeteredProvider
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
@@ -62,6 +63,7 @@ from .usage import Usage, UsageCallback
 
 __all__ = [
     "AgenticLoop",
+    "BudgetCheck",
     "CHARS_PER_TOKEN",
     "Call",
     "CircuitBreaker",
@@ -72,6 +74,7 @@ __all__ = [
     "LLMAuthError",
     "LLMBadRequestError",
     "LLMBadResponseError",
+    "LLMBudgetError",
     "LLMCallStarted",
     "LLMConnectionError",
     "LLMError",

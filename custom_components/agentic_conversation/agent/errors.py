@@ -99,6 +99,12 @@ class LLMBadResponseError(LLMError):
     kind = "bad_response"
 
 
+class LLMBudgetError(LLMError):
+    """The call was not made: its estimated cost would pass the spending budget."""
+
+    kind = "budget"
+
+
 class ToolError(Exception):
     """Base of the errors a tool dispatcher raises on purpose.
 

@@ -11,6 +11,7 @@ from homeassistant.exceptions import HomeAssistantError
 from ..agent import (
     AgenticLoop,
     LLMBadRequestError,
+    LLMBudgetError,
     LLMError,
     LLMProvider,
     LoopLimits,
@@ -79,7 +80,9 @@ async def async_generate_data(
         or result.summarized
         or result.stop_reason not in (StopReason.FINAL, StopReason.ITERATION_CAP)
     ):
-        raise _failed(result.error, images=content is not task.instructions)
+        raise _failed(
+            result.error, images=content is not task.instructions, task=subentry.title
+        )
     text = result.text
     data: Any = text
     if task.structure is not None:
@@ -100,7 +103,7 @@ async def async_generate_data(
                     messages, [], timeout=max(left, 1.0), response_format=wanted
                 )
             except LLMError as err:
-                raise _failed(err, images=False) from err
+                raise _failed(err, images=False, task=subentry.title) from err
             text = response.text
             data, problem = check(text, task.structure)
             if problem is not None:
@@ -117,8 +120,15 @@ async def async_generate_data(
     )
 
 
-def _failed(error: LLMError | None, *, images: bool) -> HomeAssistantError:
+def _failed(error: LLMError | None, *, images: bool, task: str) -> HomeAssistantError:
     """The task's failure in words; a server's complaint about images as it said."""
+    if isinstance(error, LLMBudgetError):
+        # Nothing was sent: the budget, not the model, refused it.
+        return HomeAssistantError(
+            translation_domain=DOMAIN,
+            translation_key="task_budget_spent",
+            translation_placeholders={"name": task},
+        )
     detail = redact_url(str(error)) if error is not None else "no answer"
     if images and isinstance(error, LLMBadRequestError):
         return HomeAssistantError(

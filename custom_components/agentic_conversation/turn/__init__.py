@@ -14,6 +14,7 @@ from homeassistant.components import conversation
 
 from ..agent import Message
 from ..const import CONF_CONFIRM_PIN, CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT
+from .budget_route import async_budget_route, budget_used_up
 from .context import TurnContext
 from .keep import find_history, keep_history
 from .llm_data import async_provide_llm_data
@@ -66,6 +67,9 @@ async def _async_route(
         )
         if settled is not None:
             return settled
+    # The budget used up: no model call; what HA understands, else why not.
+    if budget_used_up(turn):
+        return await async_budget_route(turn)
     # Held actions were settled first: a "yes" never reaches the recogniser.
     if local_first(turn) and (handled := await async_handle_locally(turn)) is not None:
         return handled

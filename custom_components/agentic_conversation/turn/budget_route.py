@@ -1,0 +1,27 @@
+"""The route of an agent whose budget is used up: no model call.
+
+What Home Assistant understands is still done (risky commands asked first), as local
+first does it; anything else ends on one sentence saying why the model is not asked.
+"""
+
+from ..replies import Fallback, Problem, async_render
+from .context import TurnContext
+from .local_first import async_handle_locally
+from .reply import Ending
+
+
+def budget_used_up(turn: TurnContext) -> bool:
+    """The agent has a budget, and it is used up for this period."""
+    budget = turn.entry.runtime_data.budgets.get(turn.subentry.subentry_id)
+    return budget is not None and budget.refuses_turn()
+
+
+async def async_budget_route(turn: TurnContext) -> Ending:
+    """Home Assistant's recognition, else the budget sentence."""
+    turn.chat_log.async_trace({"route": "local", "reason": "the budget is used up"})
+    if (handled := await async_handle_locally(turn)) is not None:
+        return handled
+    spoken = await async_render(
+        turn.hass, turn.user_input.language, Fallback(Problem.BUDGET_SPENT)
+    )
+    return Ending(spoken, problem=Problem.BUDGET_SPENT)
