@@ -447,3 +447,22 @@ async def test_a_repaired_unlock_still_waits_for_the_yes(
         f"tool name 'functions.{turn_off}' read as '{turn_off}'",
         "entity_id 'lock.front_door' taken as the name",
     ]
+
+
+async def test_a_huge_name_is_quoted_short(
+    house: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A name of 2,400 characters: `unmatched` quotes its start; nothing turns on."""
+    hass = house
+    agent = await _agent(hass, fake_llm)
+    turn_on = await offered_name(hass, APIS, "HassTurnOn")
+    huge = "porch light " * 200
+    fake_llm.script(
+        [Reply.tool_calls([(turn_on, {"name": huge})]), Reply.text("Sorry.")]
+    )
+
+    assert await _say(hass, agent, "turn on the porch light") == "Sorry."
+    assert _state(hass, LIGHT) == STATE_OFF
+    sent = _sent_back(fake_llm)
+    assert sent["unmatched"] == huge[:120]
+    assert sent["closest"] == ["Porch light"]
