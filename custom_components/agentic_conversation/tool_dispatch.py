@@ -36,7 +36,7 @@ from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
 from .tool_options import gate_of
 from .tools.argument_checks import refuse_arguments
-from .tools.closest import async_closest_names
+from .tools.closest import NAME_CHARS, async_closest_names
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
 from .tools.intent_arguments import async_intent_arguments, refused
@@ -122,7 +122,7 @@ class ChatLogToolDispatcher:
                 }
             ) from None
         if gate is not None and tool_input.id in gate.held:
-            # Held by the tool itself: keep it under the name the model used.
+            # Held by the tool itself: keep it under the offered name it was called by.
             gate.held[tool_input.id] = replace(
                 gate.held[tool_input.id], tool_name=name, arguments=arguments
             )
@@ -148,6 +148,7 @@ class ChatLogToolDispatcher:
         ):
             data = {
                 **data,
+                "unmatched": unmatched[:NAME_CHARS],
                 "closest": await async_closest_names(
                     self._api.api.hass, unmatched, self._language
                 ),
@@ -158,16 +159,17 @@ class ChatLogToolDispatcher:
         """An intent's match failure, told as if unexposed entities did not exist."""
         failed = as_if_hidden_were_missing(self._api.api.hass, err)
         data: dict[str, Any] = {"error": str(failed)}
-        constraints = failed.constraints
+        reason = failed.result.no_match_reason
+        slot = _UNMATCHED.get(reason) if reason is not None else None
         sent = {
-            "name": constraints.name,
-            "area": constraints.area_name,
-            "floor": constraints.floor_name,
-        }.get(_UNMATCHED.get(failed.result.no_match_reason, ""))  # type: ignore[arg-type]
+            "name": failed.constraints.name,
+            "area": failed.constraints.area_name,
+            "floor": failed.constraints.floor_name,
+        }.get(slot or "")
         if not sent:
             return refused(data)
         data["unmatched"] = sent
-        if failed.result.no_match_reason is not intent.MatchFailedReason.NAME:
+        if reason is not intent.MatchFailedReason.NAME:
             return refused(data)  # an area or floor: the model has their list
         data["hint"] = "Use one of the closest names, or search_entities."
         return await self._guided(data)

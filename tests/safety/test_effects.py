@@ -557,7 +557,7 @@ async def test_hidden_reads_exactly_like_missing(
     ):
         told_hidden = told_hidden.replace(name, other)
     # The closest exposed names follow the words sent ("nowhere door" has "door"),
-    # not what is hidden: tests/tools/test_tool_call_repair.py compares the same
+    # not what is hidden: tests/tools/test_tool_call_guidance.py compares the same
     # words with the hidden entity removed.
     hidden_data, missing_data = json.loads(told_hidden), json.loads(told_missing)
     hidden_data.pop("closest", None)

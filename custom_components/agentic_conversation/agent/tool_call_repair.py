@@ -33,21 +33,24 @@ class NameMatch:
     fits: tuple[str, ...] = ()
 
 
-def _base(name: str) -> str:
-    """A tool name without case, a known prefix and any namespace."""
+def _folded(name: str) -> str:
+    """A tool name without case, surrounding space and a known prefix."""
     folded = name.strip().casefold()
     for prefix in _PREFIXES:
         folded = folded.removeprefix(prefix)
-    return folded.rsplit(_NAMESPACE, 1)[-1].strip()
+    return folded
+
+
+def _base(name: str) -> str:
+    """A tool name without case, a known prefix and any namespace."""
+    return _folded(name).rsplit(_NAMESPACE, 1)[-1].strip()
 
 
 def match_tool_name(name: str, offered: Collection[str]) -> NameMatch:
     """The offered tool a name means, if exactly one fits."""
     if name in offered:
         return NameMatch(name)
-    folded = name.strip().casefold()
-    for prefix in _PREFIXES:
-        folded = folded.removeprefix(prefix)
+    folded = _folded(name)
     # The whole name first: `Assist__Intent__HassTurnOn` is one tool even where
     # another API's HassTurnOn is offered too.
     if len(same := sorted(o for o in offered if o.casefold() == folded)) == 1:

@@ -14,6 +14,8 @@ from .search import find
 from .search_words import async_load
 
 CLOSEST = 3
+# A name longer than this is no name: only its start is quoted and looked up.
+NAME_CHARS = 120
 # How alike a misspelt name must be (difflib's ratio) to be offered at all.
 _CUTOFF = 0.6
 
@@ -22,6 +24,7 @@ async def async_closest_names(
     hass: HomeAssistant, text: str, language: str
 ) -> list[str]:
     """Up to `CLOSEST` names of exposed entities a model may have meant by `text`."""
+    text = text[:NAME_CHARS]
     await async_load(hass, language)
     exposed = exposed_entities(hass)
     found = [entity.name for entity in find(exposed, text, language)]

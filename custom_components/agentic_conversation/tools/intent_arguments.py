@@ -16,7 +16,7 @@ from homeassistant.core import HomeAssistant, State, valid_entity_id
 
 from ..agent import PreparedCall, ToolRefusedError
 from .argument_checks import FIND_IDS, is_exposed_entity
-from .closest import async_closest_names
+from .closest import NAME_CHARS, async_closest_names
 from .entities import resolve_entity_ref
 
 
@@ -67,9 +67,9 @@ async def async_unknown_entity(
     """The refusal of an entity id that names nothing exposed, with what is closest."""
     return refused(
         {
-            "error": f"Unknown entity: {sent.strip().lower()}.",
+            "error": f"Unknown entity: {sent.strip().lower()[:NAME_CHARS]}.",
             "hint": FIND_IDS,
-            "unmatched": sent,
+            "unmatched": sent[:NAME_CHARS],
             "closest": await async_closest_names(hass, sent, language),
         }
     )
