@@ -62,7 +62,7 @@ async def test_done_after_a_name_that_matched_nothing_is_not_said(
 
     speech = await _say(hass, agent, "turn on the porch light")
 
-    assert speech == "I couldn't find 'porch'."
+    assert speech == "I couldn't find “porch”."
     assert _state(hass, LIGHT) == STATE_OFF
     (result,) = _sent_back(fake_llm, 1)
     assert result["success"] is False
@@ -84,7 +84,7 @@ async def test_the_models_question_follows_the_reason(
 
     speech = await _say(hass, agent, "turn on the porch")
 
-    assert speech == "I couldn't find 'porch'. Did you mean Porch light?"
+    assert speech == "I couldn't find “porch”. Did you mean Porch light?"
     assert _state(hass, LIGHT) == STATE_OFF
 
 
@@ -157,7 +157,7 @@ async def test_a_partial_success_does_not_claim_what_failed(
 
     speech = await _say(hass, agent, "turn on the porch and the garden light")
 
-    assert speech == "I turned on Porch light. But I couldn't find 'garden'."
+    assert speech == "I turned on Porch light. But I couldn't find “garden”."
     assert _state(hass, LIGHT) == STATE_ON
     assert [r["success"] for r in _sent_back(fake_llm, 1)] == [True, False]
 
@@ -193,7 +193,7 @@ async def test_a_failed_call_written_as_text_then_done_is_not_said(
 
     speech = await _say(hass, agent, "turn on the porch light")
 
-    assert speech == "I couldn't find 'porch'."
+    assert speech == "I couldn't find “porch”."
     assert _state(hass, LIGHT) == STATE_OFF
 
 
@@ -219,7 +219,7 @@ async def satellite(
     [
         # A failed action, then a "done" long enough to be streamed to the speaker
         # as it comes: the satellite hears the reason instead.
-        ('[HassTurnOn(name="porch")]', LONG_DONE, "I couldn't find 'porch'."),
+        ('[HassTurnOn(name="porch")]', LONG_DONE, "I couldn't find “porch”."),
         # A call of a tool we do not offer: its markup never reaches the speaker.
         (
             (

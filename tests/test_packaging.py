@@ -282,6 +282,10 @@ class _Code:
         self.flow_errors: set[str] = set()
         self.flow_aborts: set[str] = set()
         self.shown_steps: set[str] = set()
+        # A form shown under a step id held by the flow class (`self.new_step`): the
+        # ids the classes give that attribute.
+        self.step_attributes: set[str] = set()
+        self.class_strings: dict[str, set[str]] = {}
         for path in sorted(INTEGRATION.rglob("*.py")):
             module_name = ".".join(path.relative_to(REPO).with_suffix("").parts)
             module = importlib.import_module(module_name.removesuffix(".__init__"))
@@ -289,6 +293,8 @@ class _Code:
             self.strings.update(v for v in vars(module).values() if isinstance(v, str))
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 self._visit(node, module)
+        for attribute in self.step_attributes:
+            self.shown_steps.update(self.class_strings.get(attribute, {None}))  # type: ignore[arg-type]
 
     def _value(self, node: ast.expr, module: Any) -> Any:
         if isinstance(node, ast.Constant):
@@ -300,6 +306,18 @@ class _Code:
     def _visit(self, node: ast.AST, module: Any) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             self.strings.add(node.value)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                target = (
+                    statement.targets[0]
+                    if isinstance(statement, ast.Assign)
+                    else statement.target
+                    if isinstance(statement, ast.AnnAssign)
+                    else None
+                )
+                value = getattr(statement, "value", None)
+                if isinstance(target, ast.Name) and isinstance(value, ast.Constant):
+                    self.class_strings.setdefault(target.id, set()).add(value.value)
         elif isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef):
             if node.name.startswith("async_step_"):
                 self.steps.add(node.name.removeprefix("async_step_"))
@@ -316,13 +334,23 @@ class _Code:
         elif isinstance(node, ast.Call):
             self._visit_call(node, module)
 
+    def _shown_step(self, node: ast.expr, module: Any) -> None:
+        """A form's step id: a value, one of two, or a flow class's attribute."""
+        if isinstance(node, ast.IfExp):
+            self._shown_step(node.body, module)
+            self._shown_step(node.orelse, module)
+        elif isinstance(node, ast.Attribute) and ast.unparse(node.value) == "self":
+            self.step_attributes.add(node.attr)
+        else:
+            self.shown_steps.add(self._value(node, module))
+
     def _visit_call(self, node: ast.Call, module: Any) -> None:
         function = ast.unparse(node.func).rsplit(".", 1)[-1]
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         if function == "async_abort" and "reason" in keywords:
             self.flow_aborts.add(self._value(keywords["reason"], module))
         if function == "async_show_form" and "step_id" in keywords:
-            self.shown_steps.add(self._value(keywords["step_id"], module))
+            self._shown_step(keywords["step_id"], module)
         if function == "ExtrasError" and node.args:
             # A request-extras check's form error (server/extras.py).
             self.flow_errors.add(self._value(node.args[0], module))

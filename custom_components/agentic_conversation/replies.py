@@ -183,7 +183,7 @@ async def async_render_failed(
     strings = await _async_strings(hass, language)
     names = [failure.unmatched for failure in failures if failure.unmatched]
     sentences = [
-        (strings.get("action_not_found") or "I couldn't find '{name}'.").format(
+        (strings.get("action_not_found") or "I couldn't find “{name}”.").format(
             name=name
         )
         for name in dict.fromkeys(names)

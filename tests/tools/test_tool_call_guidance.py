@@ -143,7 +143,7 @@ async def test_a_hidden_entity_id_reads_as_a_missing_one(
     call = Reply.tool_calls([(turn_on, {"entity_id": HIDDEN})])
     fake_llm.script([call, Reply.text("I can't.")])
     # What the user hears names only what the model sent, never what exists.
-    refused = f"I couldn't find '{HIDDEN}'."
+    refused = f"I couldn't find “{HIDDEN}”."
 
     assert await say(hass, agent_id, "turn on the kitchen strip") == refused
     assert state_of(hass, HIDDEN) == STATE_OFF
@@ -222,7 +222,9 @@ async def test_a_huge_name_is_quoted_short(
         [Reply.tool_calls([(turn_on, {"name": huge})]), Reply.text("Sorry.")]
     )
 
-    assert await say(hass, agent_id, "turn on the porch light") == "Sorry."
+    # The user hears its first 60 characters only.
+    heard = f"I couldn't find “{huge[:60].strip()}”."
+    assert await say(hass, agent_id, "turn on the porch light") == heard
     assert state_of(hass, LIGHT) == STATE_OFF
     sent = sent_back(fake_llm)
     assert sent["unmatched"] == huge[:120]
