@@ -463,7 +463,8 @@ async def test_tool_arguments_keep_the_exposure_boundary(
 
     assert _state(hass, entity_id) == before
     assert _state(hass, LOCK) == "locked"
-    assert spoken == "Okay."
+    # The model's "Okay." after a refusal is no answer: the user hears it failed.
+    assert spoken == "I couldn't do that: Home Assistant reported an error."
     refusal = {"error": f"Unknown entity: {unknown}.", "hint": FIND_IDS}
     assert json.loads(result)["error"] == f"ToolReportedError: {json.dumps(refusal)}"
 
