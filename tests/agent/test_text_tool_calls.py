@@ -50,6 +50,8 @@ WRITTEN_CALLS = {
     "comment": '{"name": "HassTurnOn", // the porch\n "arguments": '
     '{"name": "Porch light"} /* on */}',
     "end token": f'{{"name": "HassTurnOn", "arguments": {ARGS}}}<|eot_id|>',
+    "fenced, end token": f'```json\n{{"name": "HassTurnOn", "arguments": {ARGS}}}\n```'
+    "<|im_end|>",
 }
 
 

@@ -325,6 +325,12 @@ CASES = [
 AFTER_YES = {"locked": "unlocked", "closed": "open"}
 
 
+def _reask(question: str) -> str:
+    """The question again after an answer that was neither yes nor no."""
+    action = question.removeprefix("Shall I ").split("?")[0]
+    return f"Say yes to {action}, or no."
+
+
 @pytest.mark.parametrize(
     ("kind", "tool", "arguments", "entity_id", "before", "question"),
     CASES,
@@ -364,10 +370,12 @@ async def test_runnable_with_a_risky_effect_waits_for_yes(
     await hass.async_block_till_done()
     assert _state(hass, entity_id) == before
     assert _speech(asked) == question
-    again = await _ask(hass, agent, "just do it", asked.conversation_id)
+    # Neither yes nor no ("just do it" is a yes): the model's second try is held
+    # again, and the user is told how to answer.
+    again = await _ask(hass, agent, "what does it do", asked.conversation_id)
     await hass.async_block_till_done()
     assert _state(hass, entity_id) == before
-    assert _speech(again) == question
+    assert _speech(again) == _reask(question)
 
     await _ask(hass, agent, "yes", again.conversation_id)
     await hass.async_block_till_done()
@@ -462,7 +470,9 @@ async def test_tool_arguments_keep_the_exposure_boundary(
 
     assert _state(hass, entity_id) == before
     assert _state(hass, LOCK) == "locked"
-    assert spoken == "Okay."
+    # The model's "Okay." after a refusal is no answer: the user hears it failed,
+    # in the words a missing entity gets.
+    assert spoken == f"I couldn't find “{unknown}”."
     told = json.loads(result)
     closest = told.pop("closest")
     assert told == {

@@ -101,15 +101,16 @@ def _find(text: str) -> tuple[list[Any], list[str]] | None:
 def _whole_answer(text: str) -> tuple[list[Any], list[str]] | None:
     """The calls of an answer that is nothing but them (bare or fenced)."""
     answer = _THINK.sub("", text).strip()
-    if not answer:
+    bare = _END_TOKENS.sub("", answer).strip()
+    if not bare:
         return None
-    fences = list(_FENCE.finditer(answer))
-    if fences and not _FENCE.sub("", answer).strip():
+    fences = list(_FENCE.finditer(bare))
+    if fences and not _FENCE.sub("", bare).strip():
         bodies = [match.group(1) for match in fences]
     elif fences:
         return None  # a call shown in an explanation is an example, not a call
     else:
-        bodies = [answer]
+        bodies = [bare]
     raws: list[Any] = []
     for body in bodies:
         body = _END_TOKENS.sub("", body).strip()
