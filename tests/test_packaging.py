@@ -294,7 +294,7 @@ class _Code:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 self._visit(node, module)
         for attribute in self.step_attributes:
-            self.shown_steps.update(self.class_strings.get(attribute, {None}))  # type: ignore[arg-type]
+            self.shown_steps.update(self.class_strings.get(attribute, {""}))
 
     def _value(self, node: ast.expr, module: Any) -> Any:
         if isinstance(node, ast.Constant):
@@ -316,7 +316,11 @@ class _Code:
                     else None
                 )
                 value = getattr(statement, "value", None)
-                if isinstance(target, ast.Name) and isinstance(value, ast.Constant):
+                if (
+                    isinstance(target, ast.Name)
+                    and isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                ):
                     self.class_strings.setdefault(target.id, set()).add(value.value)
         elif isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef):
             if node.name.startswith("async_step_"):
