@@ -8,8 +8,6 @@ route ends on words (an answer, our question, a fallback) for the reply stage.
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-import json
-from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
@@ -76,6 +74,7 @@ from .ask import async_hold_and_ask
 from .context import TurnContext
 from .local_fallback import async_local_fallback
 from .reply import Delta, Ending, async_say
+from .tool_log import offered_tools, read_only_tools, tool_result_delta
 
 
 @dataclass
@@ -212,7 +211,7 @@ async def _deltas(
     cleaner = SpeechStreamCleaner(record.speech_budget)
     streamed = ""
     read_only = read_only_tools(record.chat_log.llm_api)
-    offered = _offered(record.chat_log)
+    offered = offered_tools(record.chat_log)
     held: str | None = None  # the words waiting, once an action failed
     async for event in events:
         match event:
@@ -316,7 +315,11 @@ async def _finish(
     if (
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized  # the cap's own reply tells what was not done
-        and (failures := actions_failed(result, read_only, _offered(record.chat_log)))
+        and (
+            failures := actions_failed(
+                result, read_only, offered_tools(record.chat_log)
+            )
+        )
     ):
         # The model may say "Done." after an error: the user hears what happened.
         LOGGER.info(
@@ -370,37 +373,3 @@ def _note_repairs(record: _TurnRecord, call: ToolCallRecord) -> None:
     )
     if record.route is not None:
         record.route.note_repair(call.name, call.repairs)
-
-
-def _offered(chat_log: conversation.ChatLog) -> frozenset[str]:
-    """The tools offered to the model this turn."""
-    api = chat_log.llm_api
-    return frozenset(tool.name for tool in api.tools) if api else frozenset()
-
-
-def read_only_tools(api: llm.APIInstance | None) -> frozenset[str]:
-    """Tools that only read (searching, states, weather): they never count as done."""
-    if api is None:
-        return frozenset()
-    return frozenset(tool.name for tool in api.tools if tool.annotations.read_only)
-
-
-def tool_result_delta(record: ToolCallRecord) -> Delta:
-    """A finished tool call as the chat log's tool result."""
-    return {
-        "role": "tool_result",
-        "tool_call_id": record.call_id,
-        "tool_name": record.name,
-        "result": llm.ToolResult(
-            data=envelope_data(record.result), error=not record.ok
-        ),
-    }
-
-
-def envelope_data(envelope: str) -> dict[str, Any]:
-    """The tool result envelope as JSON data for the chat log."""
-    try:
-        data = json.loads(envelope)
-    except ValueError:
-        return {"success": False, "error": envelope}
-    return data if isinstance(data, dict) else {"result": data}

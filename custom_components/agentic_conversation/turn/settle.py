@@ -32,8 +32,8 @@ from ..safety.confirmation import (
 )
 from ..tool_dispatch import ChatLogToolDispatcher, intent_types
 from .context import TurnContext
-from .model_route import read_only_tools, tool_result_delta
 from .reply import Delta, Ending
+from .tool_log import read_only_tools, tool_result_delta
 
 # A confirmed action gets this long, like any tool call.
 _RESULT_CHARS = 8000
