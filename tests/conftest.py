@@ -10,6 +10,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
+from custom_components.agentic_conversation.agent import resilient_provider
 from tests.assist_pipeline import RecordingTTS, recording_tts
 from tests.fake_llm import FakeLLM
 
@@ -82,3 +83,9 @@ async def recorder(ha_core: HomeAssistant) -> AsyncIterator[RecordingTTS]:
     """A recording streaming TTS entity (`tts.recorder`), as a satellite's engine."""
     async with recording_tts(ha_core) as engine:
         yield engine
+
+
+@pytest.fixture
+def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed LLM call is retried at once, not after half a second of real time."""
+    monkeypatch.setattr(resilient_provider, "RETRY_BASE_DELAY", 0.0)

@@ -18,7 +18,6 @@ from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.agentic_conversation.agent import resilient_provider
 from custom_components.agentic_conversation.agent.credentials import split_credentials
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
@@ -48,9 +47,8 @@ SENSOR = "sensor.agent_route"
 
 
 @pytest.fixture(autouse=True)
-def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_retry_wait(no_retry_wait: None) -> None:
     """Retries wait 0 s: no real sleeping."""
-    monkeypatch.setattr(resilient_provider, "RETRY_BASE_DELAY", 0.0)
 
 
 def _with_credentials(base_url: str) -> str:
