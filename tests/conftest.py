@@ -10,7 +10,6 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.agent import resilient_provider
 from tests.assist_pipeline import RecordingTTS, recording_tts
 from tests.fake_llm import FakeLLM
 
@@ -88,4 +87,9 @@ async def recorder(ha_core: HomeAssistant) -> AsyncIterator[RecordingTTS]:
 @pytest.fixture
 def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     """A failed LLM call is retried at once, not after half a second of real time."""
-    monkeypatch.setattr(resilient_provider, "RETRY_BASE_DELAY", 0.0)
+    # By name: importing the integration here, before coverage starts in each
+    # pytest-xdist worker, would leave its module-level lines unmeasured.
+    monkeypatch.setattr(
+        "custom_components.agentic_conversation.agent.resilient_provider.RETRY_BASE_DELAY",
+        0.0,
+    )
