@@ -3,6 +3,7 @@
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 import gc
+import logging
 
 import pytest
 
@@ -11,6 +12,10 @@ from homeassistant.setup import async_setup_component
 
 from tests.assist_pipeline import RecordingTTS, recording_tts
 from tests.fake_llm import FakeLLM
+
+# The test plugin logs at INFO, which makes SQLAlchemy log every statement the recorder
+# runs (slow, and printed by pytest-xdist's workers); no test reads those lines.
+logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +32,11 @@ def _close_collected_async_generators() -> Iterator[None]:
     loop = asyncio.get_event_loop()
     for _ in range(5):
         loop.run_until_complete(asyncio.sleep(0))
+    # What survived this full collection is kept for the session (Home Assistant's
+    # test instances stay referenced from module-level state): freeze it, so the next
+    # test's collections scan only that test's objects. Unfrozen, each collection
+    # walked every earlier test's home and took seconds by the end of a run.
+    gc.freeze()
 
 
 @pytest.fixture
@@ -72,3 +82,14 @@ async def recorder(ha_core: HomeAssistant) -> AsyncIterator[RecordingTTS]:
     """A recording streaming TTS entity (`tts.recorder`), as a satellite's engine."""
     async with recording_tts(ha_core) as engine:
         yield engine
+
+
+@pytest.fixture
+def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed LLM call is retried at once, not after half a second of real time."""
+    # By name: importing the integration here, before coverage starts in each
+    # pytest-xdist worker, would leave its module-level lines unmeasured.
+    monkeypatch.setattr(
+        "custom_components.agentic_conversation.agent.resilient_provider.RETRY_BASE_DELAY",
+        0.0,
+    )

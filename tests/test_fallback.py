@@ -20,7 +20,6 @@ from homeassistant.const import CONF_API_KEY, EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from custom_components.agentic_conversation.agent import resilient_provider
 from custom_components.agentic_conversation.config_flow import (
     AgenticConversationConfigFlow,
 )
@@ -41,9 +40,8 @@ SENSOR = "sensor.agent_route"
 
 
 @pytest.fixture(autouse=True)
-def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_retry_wait(no_retry_wait: None) -> None:
     """Retries wait 0 s: no real sleeping."""
-    monkeypatch.setattr(resilient_provider, "RETRY_BASE_DELAY", 0.0)
 
 
 @pytest.fixture

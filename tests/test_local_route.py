@@ -29,6 +29,9 @@ from tests.helpers import (
     state_of as _state,
 )
 
+# The failing LLM is retried at once (what a retry waits is test_resilient_provider's).
+pytestmark = pytest.mark.usefixtures("no_retry_wait")
+
 LIGHT = "light.porch_light"
 LOCK = "lock.front_door"
 

@@ -19,7 +19,6 @@ from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
 
-from custom_components.agentic_conversation.agent import resilient_provider
 from custom_components.agentic_conversation.agent.credentials import (
     Redactor,
     split_credentials,
@@ -53,9 +52,8 @@ SENSOR = "sensor.agent_route"
 
 
 @pytest.fixture(autouse=True)
-def no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_retry_wait(no_retry_wait: None) -> None:
     """Retries wait 0 s: no real sleeping."""
-    monkeypatch.setattr(resilient_provider, "RETRY_BASE_DELAY", 0.0)
 
 
 def _with_credentials(base_url: str) -> str:

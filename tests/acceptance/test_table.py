@@ -29,6 +29,9 @@ from tests.helpers import add_agent, say as _converse
 
 from .home import async_build_home, async_run_local, states
 
+# The LLM-down route's failed call is retried at once, not after real seconds.
+pytestmark = pytest.mark.usefixtures("no_retry_wait")
+
 LOCAL_PREFACE = "The AI service isn't available, so I used the basic assistant: "
 NEEDS_MODEL = (
     "That needs the AI service, which isn't available right now, so I didn't do it."

@@ -11,7 +11,8 @@ import pytest
 
 from tests.e2e import ensure_llama_or_skip, run_story
 
-pytestmark = pytest.mark.e2e
+# One worker runs the module: its story (a hass process) is a module fixture, run once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_dev_server")]
 
 
 @pytest.fixture(scope="module")

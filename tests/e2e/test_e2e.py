@@ -8,7 +8,8 @@ import pytest
 from custom_components.agentic_conversation.speech import clean_for_speech
 from tests.e2e import ensure_llama_or_skip, run_story
 
-pytestmark = pytest.mark.e2e
+# One worker runs the module: its story (a hass process) is a module fixture, run once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_e2e")]
 
 
 @pytest.fixture(scope="module")

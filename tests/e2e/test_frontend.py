@@ -12,7 +12,8 @@ import pytest
 from tests.e2e import run_story
 from tests.e2e.frontend_story import find_browser
 
-pytestmark = pytest.mark.e2e
+# One worker runs the module: its story (a hass process) is a module fixture, run once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_frontend")]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ from custom_components.agentic_conversation.agent import (
 from custom_components.agentic_conversation.agent.server_errors import server_problem
 from devtools.llama import ALIAS, REPO, start_llama_server
 
-pytestmark = pytest.mark.e2e
+# One worker runs the module: its story (a hass process) is a module fixture, run once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_llama_server")]
 
 TOOL = ToolSpec("get_time", "The time.", {"type": "object", "properties": {}})
 
