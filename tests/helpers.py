@@ -82,6 +82,11 @@ async def converse(
     )
 
 
+def said(result: dict[str, Any]) -> str:
+    """The words of a result as the websocket API (or a door of door_to) gives it."""
+    return str(result["response"]["speech"]["plain"]["speech"])
+
+
 def speech(result: conversation.ConversationResult) -> str:
     """The words a turn's result speaks."""
     return str(result.response.speech["plain"]["speech"])

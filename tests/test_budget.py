@@ -35,7 +35,10 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     EVENT_BUDGET,
 )
-from tests.acceptance.home import async_build_home, states
+from tests.acceptance.home import (  # the home fixture: the table's home
+    states,
+    table_home,  # noqa: F401
+)
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
@@ -50,13 +53,6 @@ CEILING = "light.kitchen_ceiling"
 DOOR = "lock.front_door"
 LEFT = "sensor.agent_budget_left"
 DOORS = ["async_converse", "websocket", "pipeline"]
-
-
-@pytest.fixture
-async def home(ha_core: HomeAssistant) -> HomeAssistant:
-    """The acceptance table's home: lights, the front door locked."""
-    await async_build_home(ha_core)
-    return ha_core
 
 
 def _local(hass: HomeAssistant, text: str) -> datetime:

@@ -14,24 +14,20 @@ from pytest_homeassistant_custom_component.typing import (
     WebSocketGenerator,
 )
 
-from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
-from tests.acceptance.home import async_build_home, states
+from tests.acceptance.home import (  # the home fixture: the table's home
+    states,
+    table_home,  # noqa: F401
+)
 from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import converse, said as _speech
 from tests.test_confirmation import _agent as confirmation_agent
 
 DOOR = "lock.front_door"
 NEVER_MIND = [("en", "never mind"), ("de", "vergiss es"), ("fr", "oublie")]
-
-
-@pytest.fixture
-async def home(ha_core: HomeAssistant) -> HomeAssistant:
-    """The acceptance table's home: lights, a fan, curtains, the front door locked."""
-    await async_build_home(ha_core)
-    return ha_core
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
@@ -42,10 +38,6 @@ async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
     )
     await hass.async_block_till_done(wait_background_tasks=True)  # the probe
     return agent
-
-
-def _speech(result: dict[str, Any]) -> str:
-    return str(result["response"]["speech"]["plain"]["speech"])
 
 
 @pytest.mark.parametrize("door", ["async_converse", "websocket", "pipeline"])
@@ -98,8 +90,8 @@ async def test_no_is_no(home: HomeAssistant, fake_llm: FakeLLM) -> None:
     hass = home
     agent = await _agent(hass, fake_llm)
 
-    asked = await _converse(hass, agent, "unlock the front door")
-    refused = await _converse(hass, agent, "no", asked.conversation_id)
+    asked = await converse(hass, agent, "unlock the front door")
+    refused = await converse(hass, agent, "no", asked.conversation_id)
 
     assert refused.response.speech["plain"]["speech"] == "Okay, I won't."
     assert states(hass)[DOOR] == "locked"
@@ -114,8 +106,8 @@ async def test_a_language_without_answer_words_is_told_so(
     agent = await _agent(hass, fake_llm)
     fake_llm.script([Reply.text("Wat?")])
 
-    told = await _converse(hass, agent, "sluit front door oop", language="af")
-    yes = await _converse(hass, agent, "ja", told.conversation_id, language="af")
+    told = await converse(hass, agent, "sluit front door oop", language="af")
+    yes = await converse(hass, agent, "ja", told.conversation_id, language="af")
 
     assert told.response.speech["plain"]["speech"] == (
         "I can't confirm that in your language yet, so I did nothing."
@@ -141,8 +133,8 @@ async def test_never_mind_ends_the_turn_quietly(
         agent = await _agent(hass, fake_llm)
     before = states(hass)
 
-    ours = await _converse(hass, agent, text, language=language)
-    theirs = await _converse(
+    ours = await converse(hass, agent, text, language=language)
+    theirs = await converse(
         hass, "conversation.home_assistant", text, language=language
     )
 
@@ -154,16 +146,3 @@ async def test_never_mind_ends_the_turn_quietly(
     assert ours.continue_conversation is False
     assert fake_llm.requests == []
     assert states(hass) == before
-
-
-async def _converse(
-    hass: HomeAssistant,
-    agent: str,
-    text: str,
-    conversation_id: str | None = None,
-    *,
-    language: str = "en",
-) -> conversation.ConversationResult:
-    return await conversation.async_converse(
-        hass, text, conversation_id, Context(), language=language, agent_id=agent
-    )

@@ -34,10 +34,14 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     LLM_API_ID,
 )
-from tests.acceptance.home import async_build_home, states
+from tests.acceptance.home import (  # the home fixture: the table's home
+    states,
+    table_home,  # noqa: F401
+)
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import said as _speech
 from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
 
 CEILING = "light.kitchen_ceiling"
@@ -46,20 +50,9 @@ JOKE = "Why did the lamp blush? It saw the switch."
 DOORS = ["async_converse", "websocket", "pipeline"]
 
 
-@pytest.fixture
-async def home(ha_core: HomeAssistant) -> HomeAssistant:
-    """The acceptance table's home: lights, a fan, curtains, the front door locked."""
-    await async_build_home(ha_core)
-    return ha_core
-
-
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
     """An agent of the default APIs with local first on (unless told otherwise)."""
     return await confirmation_agent(hass, server, **{CONF_LOCAL_FIRST: True, **options})
-
-
-def _speech(result: dict[str, Any]) -> str:
-    return str(result["response"]["speech"]["plain"]["speech"])
 
 
 def _route_sensor(hass: HomeAssistant) -> str:

@@ -7,6 +7,7 @@ on a floor. Some start on or open, so that turning off and closing can be asked.
 
 from typing import Any
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
@@ -200,6 +201,13 @@ def _media_player() -> dict[str, Any]:
         },
         "attributes": {"volume_level": "input_number.tv_volume"},
     }
+
+
+@pytest.fixture(name="home")
+async def table_home(ha_core: HomeAssistant) -> HomeAssistant:
+    """The table's home as the `home` fixture of tests beside the table."""
+    await async_build_home(ha_core)
+    return ha_core
 
 
 async def async_build_home(hass: HomeAssistant) -> None:
