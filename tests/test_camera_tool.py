@@ -1,0 +1,258 @@
+"""`look_at_camera`: "Is anyone at the front door?" answered from a camera's picture.
+
+A test camera platform serves a known JPEG (1280×960); what is checked is what the
+scripted LLM server receives (the picture, downscaled, with the question), the words
+heard, and what is kept after the turn (a label, never the bytes).
+"""
+
+import base64
+import io
+import json
+from typing import Any
+
+from PIL import Image
+import pytest
+from pytest_homeassistant_custom_component.common import setup_test_component_platform
+
+from homeassistant.components import camera
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent, converse, speech
+
+QUESTION = "Is anyone at the front door?"
+ANSWER = "Yes: someone in a red coat is at the front door."
+CAMERA = "camera"
+TOOL = "look_at_camera"  # our API alone: offered under its own name on every release
+SEES = {"modalities": {"vision": True}}  # llama.cpp's /props for a seeing model
+BLIND = {"modalities": {"vision": False}}
+
+
+def _jpeg(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 20, 20)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+class FakeCamera(camera.Camera):
+    """A camera serving a fixed picture; None plays a camera that is off."""
+
+    def __init__(self, name: str, image: bytes | None) -> None:
+        """A camera with this name and picture."""
+        super().__init__()
+        self._attr_name = name
+        self._attr_unique_id = name.lower().replace(" ", "_")
+        self.image = image
+        self.asked = 0
+
+    async def async_camera_image(
+        self, width: int | None = None, height: int | None = None
+    ) -> bytes | None:
+        """The picture, counted."""
+        self.asked += 1
+        return self.image
+
+
+@pytest.fixture
+async def cameras(ha_core: HomeAssistant) -> dict[str, FakeCamera]:
+    """Front door (exposed), Back yard (hidden) and Garage (exposed, off)."""
+    found = {
+        "front": FakeCamera("Front door camera", _jpeg(1280, 960)),
+        "hidden": FakeCamera("Back yard camera", _jpeg(1280, 960)),
+        "off": FakeCamera("Garage camera", None),
+    }
+    setup_test_component_platform(ha_core, CAMERA, found.values())
+    assert await async_setup_component(ha_core, CAMERA, {CAMERA: {"platform": "test"}})
+    await ha_core.async_block_till_done()
+    for entity_id, exposed in (
+        ("camera.front_door_camera", True),
+        ("camera.back_yard_camera", False),
+        ("camera.garage_camera", True),
+    ):
+        async_expose_entity(ha_core, "conversation", entity_id, exposed)
+    return found
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM, props: Any = SEES) -> str:
+    server.props_body = props
+    return await add_agent(hass, server, apis=(LLM_API_ID,))
+
+
+def _offered(request: dict[str, Any]) -> set[str]:
+    return {tool["function"]["name"] for tool in request.get("tools") or ()}
+
+
+def _image_parts(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        part
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for part in message["content"]
+        if part.get("type") == "image_url"
+    ]
+
+
+def _tool_result(request: dict[str, Any]) -> dict[str, Any]:
+    (message,) = [m for m in request["messages"] if m["role"] == "tool"]
+    result: dict[str, Any] = json.loads(message["content"])
+    return result
+
+
+def _decoded(part: dict[str, Any]) -> Image.Image:
+    url: str = part["image_url"]["url"]
+    header, _, data = url.partition(",")
+    assert header == "data:image/jpeg;base64"
+    return Image.open(io.BytesIO(base64.b64decode(data)))
+
+
+async def test_the_question_reaches_the_model_with_the_picture(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """The tool's result is a label; the next request shows the picture, downscaled."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
+    )
+
+    result = await converse(ha_core, agent, QUESTION)
+
+    assert speech(result) == ANSWER
+    assert TOOL in _offered(fake_llm.requests[0])
+    assert _image_parts(fake_llm.requests[0]) == []
+    second = fake_llm.requests[1]
+    tool_result = _tool_result(second)["result"]
+    assert tool_result["camera"] == "Front door camera"
+    assert tool_result["image"].startswith("[image from Front door camera, ")
+    # Right after the tool's result: the picture, with the user's words.
+    shown = second["messages"][-1]
+    assert shown["role"] == "user"
+    text, image = shown["content"]
+    assert text["type"] == "text"
+    assert text["text"] == f"{tool_result['image']} The user said: {QUESTION}"
+    assert _image_parts(second) == [image]
+    assert _decoded(image).size == (768, 576)
+    assert cameras["front"].asked == 1
+
+
+async def test_a_hidden_camera_is_refused_like_a_missing_one(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """By name or by entity id: the same words as for no camera; never its picture."""
+    agent = await _agent(ha_core, fake_llm)
+    heard = []
+    results = []
+    for wanted in ("back yard", "garden shed", "camera.back_yard_camera", "camera.x"):
+        fake_llm.script(
+            [
+                Reply.tool_calls([(TOOL, {"camera": wanted})]),
+                Reply.text("I don't have that camera."),
+            ]
+        )
+        heard.append(speech(await converse(ha_core, agent, f"Look at the {wanted}")))
+        results.append(_tool_result(fake_llm.requests[-1]))
+
+    assert heard == ["I don't have that camera."] * 4
+    for wanted, result in zip(
+        ("back yard", "garden shed", "camera.back_yard_camera", "camera.x"),
+        results,
+        strict=True,
+    ):
+        assert result == {
+            "success": False,
+            "error": f"No camera called {wanted!r}.",
+            "cameras": ["Front door camera", "Garage camera"],
+        }
+    assert all(_image_parts(request) == [] for request in fake_llm.requests)
+    assert cameras["hidden"].asked == 0
+    assert "Back yard" not in json.dumps(fake_llm.requests)
+
+
+async def test_a_camera_that_is_off_is_told_and_the_answer_heard(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """No picture: a clear error for the model, no image sent, its sentence heard."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TOOL, {"camera": "garage"})]),
+            Reply.text("The garage camera did not answer."),
+        ]
+    )
+
+    heard = speech(await converse(ha_core, agent, "Is the car in the garage?"))
+
+    assert heard == "The garage camera did not answer."
+    assert _tool_result(fake_llm.requests[1]) == {
+        "success": False,
+        "error": "Garage camera gave no picture: it may be off or unreachable.",
+        "hint": "Tell the user the camera did not answer.",
+    }
+    assert _image_parts(fake_llm.requests[1]) == []
+
+
+async def test_not_offered_to_a_model_that_cannot_see(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """The server says the model is blind: the other tools, not the camera."""
+    agent = await _agent(ha_core, fake_llm, props=BLIND)
+    fake_llm.script([Reply.text("I cannot see cameras.")])
+
+    heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == "I cannot see cameras."
+    offered = _offered(fake_llm.requests[0])
+    assert "search_entities" in offered
+    assert TOOL not in offered
+
+
+async def test_not_offered_without_an_exposed_camera(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """Every camera hidden: nothing to look through, the tool is not offered."""
+    for entity_id in ("camera.front_door_camera", "camera.garage_camera"):
+        async_expose_entity(ha_core, "conversation", entity_id, False)
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.text("No camera here.")])
+
+    await converse(ha_core, agent, QUESTION)
+
+    offered = _offered(fake_llm.requests[0])
+    assert "search_entities" in offered
+    assert TOOL not in offered
+
+
+async def test_only_the_label_is_kept(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    hass_storage: dict[str, Any],
+) -> None:
+    """The next turn's history and the conversation store hold the label only."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TOOL, {"camera": "front door"})]),
+            Reply.text(ANSWER),
+            Reply.text("A red coat."),
+        ]
+    )
+    first = await converse(ha_core, agent, QUESTION)
+    label = _tool_result(fake_llm.requests[1])["result"]["image"]
+
+    await converse(ha_core, agent, "What were they wearing?", first.conversation_id)
+
+    later = fake_llm.requests[2]
+    assert _image_parts(later) == []
+    assert label in json.dumps(later)
+    assert "base64" not in json.dumps(later)
+    entry: ConfigEntry = ha_core.config_entries.async_entries(DOMAIN)[0]
+    assert await ha_core.config_entries.async_unload(entry.entry_id)
+    stored = json.dumps(
+        {key: value for key, value in hass_storage.items() if DOMAIN in key}
+    )
+    assert label in stored
+    assert "base64" not in stored
