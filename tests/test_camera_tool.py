@@ -5,6 +5,7 @@ scripted LLM server receives (the picture, downscaled, with the question), the w
 heard, and what is kept after the turn (a label, never the bytes).
 """
 
+import asyncio
 import base64
 import io
 import json
@@ -21,6 +22,10 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID
+from custom_components.agentic_conversation.diagnostics import (
+    async_get_config_entry_diagnostics,
+)
+from custom_components.agentic_conversation.tools import camera as camera_tool
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
 
@@ -48,12 +53,15 @@ class FakeCamera(camera.Camera):
         self._attr_unique_id = name.lower().replace(" ", "_")
         self.image = image
         self.asked = 0
+        self.hangs = False
 
     async def async_camera_image(
         self, width: int | None = None, height: int | None = None
     ) -> bytes | None:
-        """The picture, counted."""
+        """The picture, counted; a hanging camera never answers."""
         self.asked += 1
+        if self.hangs:
+            await asyncio.Event().wait()
         return self.image
 
 
@@ -250,9 +258,125 @@ async def test_only_the_label_is_kept(
     assert label in json.dumps(later)
     assert "base64" not in json.dumps(later)
     entry: ConfigEntry = ha_core.config_entries.async_entries(DOMAIN)[0]
+    diagnostics = json.dumps(
+        await async_get_config_entry_diagnostics(ha_core, entry), default=str
+    )
+    assert "base64" not in diagnostics
+    assert "image from" not in diagnostics
     assert await ha_core.config_entries.async_unload(entry.entry_id)
     stored = json.dumps(
         {key: value for key, value in hass_storage.items() if DOMAIN in key}
     )
     assert label in stored
     assert "base64" not in stored
+
+
+async def test_a_camera_that_hangs_is_told_within_the_turn(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A camera that never answers: given up after the snapshot timeout, told."""
+    monkeypatch.setattr(camera_tool, "SNAPSHOT_TIMEOUT", 0.05)
+    cameras["front"].hangs = True
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TOOL, {"camera": "front door"})]),
+            Reply.text("The front door camera did not answer."),
+        ]
+    )
+
+    heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == "The front door camera did not answer."
+    assert _tool_result(fake_llm.requests[1])["error"] == (
+        "Front door camera gave no picture: it may be off or unreachable."
+    )
+    assert _image_parts(fake_llm.requests[1]) == []
+
+
+@pytest.mark.parametrize(
+    ("wanted", "chosen"),
+    [
+        ("front door", "Front door camera"),
+        ("the front door camera", "Front door camera"),
+        ("Front Door", "Front door camera"),
+        ("camera.front_door_camera", "Front door camera"),
+        ("CAMERA.FRONT_DOOR_CAMERA", "Front door camera"),
+    ],
+)
+async def test_what_a_person_plainly_means(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    wanted: str,
+    chosen: str,
+) -> None:
+    """Its name in other words and cases, or its entity id: that camera."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(ANSWER)]
+    )
+
+    await converse(ha_core, agent, QUESTION)
+
+    assert _tool_result(fake_llm.requests[1])["result"]["camera"] == chosen
+    assert len(_image_parts(fake_llm.requests[1])) == 1
+
+
+@pytest.mark.parametrize("wanted", ["camera", "", "  "])
+async def test_several_cameras_meant_is_asked_about(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    wanted: str,
+) -> None:
+    """'the camera' with two exposed: refused, naming both, no picture taken."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TOOL, {"camera": wanted})]),
+            Reply.text("Which camera: the front door or the garage?"),
+        ]
+    )
+
+    heard = speech(await converse(ha_core, agent, "What does the camera show?"))
+
+    assert heard == "Which camera: the front door or the garage?"
+    assert _tool_result(fake_llm.requests[1]) == {
+        "success": False,
+        "error": f"{wanted.strip()!r} could be several cameras.",
+        "cameras": ["Front door camera", "Garage camera"],
+        "hint": "Ask the user which one, or call again with its name.",
+    }
+    assert cameras["front"].asked == cameras["off"].asked == 0
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"camera": 42},
+        {"camera": ["front door", "back yard"]},
+        {"camera": "x" * 5_000},
+        {"camera": "back yard\ud800"},
+        {"camera": "front door", "entity_id": "camera.back_yard_camera"},
+    ],
+)
+async def test_strange_arguments_never_show_the_hidden_camera(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    arguments: dict[str, Any],
+) -> None:
+    """Whatever a model sends, the hidden camera is never asked for its picture."""
+    agent = await _agent(ha_core, fake_llm)
+    fake_llm.script([Reply.tool_calls([(TOOL, arguments)]), Reply.text("Sorry.")])
+
+    heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == "Sorry."
+    assert cameras["hidden"].asked == 0
+    assert "Back yard" not in json.dumps(fake_llm.requests)
+    assert len(_tool_result(fake_llm.requests[1])["error"]) < 200  # a name is cut

@@ -28,6 +28,7 @@ JPEG_QUALITY = 75
 # Seconds a camera gets to give a picture: within the tool's and the turn's deadline.
 SNAPSHOT_TIMEOUT = 5
 CAMERA = "camera"
+NAME_CHARS = 80
 
 
 def exposed_cameras(hass: HomeAssistant) -> list[EntityInfo]:
@@ -68,7 +69,8 @@ class LookAtCameraTool(llm.Tool):
         if snapshots is None:  # not our agent's turn: nobody would show the picture
             return refuse("Only an Agentic Conversation agent can look at cameras.")
         args = self.parameters(tool_input.tool_args)
-        wanted = str(args["camera"]).strip()
+        # Quoted back in errors: a model's 10 MB "name" is cut, not echoed.
+        wanted = str(args["camera"]).strip()[:NAME_CHARS]
         language = llm_context.language or "en"
         await async_load(hass, language)
         cameras = exposed_cameras(hass)
