@@ -14,6 +14,10 @@ from typing import Any
 from PIL import Image
 import pytest
 from pytest_homeassistant_custom_component.common import setup_test_component_platform
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
 
 from homeassistant.components import camera
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -26,6 +30,7 @@ from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
 )
 from custom_components.agentic_conversation.tools import camera as camera_tool
+from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
 
@@ -144,6 +149,35 @@ async def test_the_question_reaches_the_model_with_the_picture(
     assert _image_parts(second) == [image]
     assert _decoded(image).size == (768, 576)
     assert cameras["front"].asked == 1
+
+
+@pytest.mark.usefixtures("cameras")
+async def test_a_satellite_hears_the_answer_from_the_picture(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """Through an Assist pipeline to a streaming TTS: the picture sent, answer heard."""
+    agent = await _agent(ha_core, fake_llm)
+    assert await async_setup_component(ha_core, "assist_pipeline", {})
+    ws = await hass_ws_client(ha_core)
+    await use_pipeline(ws, agent)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
+    )
+
+    output, _ = await run_pipeline(ha_core, ws, await hass_client(), QUESTION)
+    await ws.close()
+
+    assert recorder.said == [ANSWER]
+    assert output["response"]["speech"]["plain"]["speech"] == ANSWER
+    (image,) = _image_parts(fake_llm.requests[1])
+    assert _decoded(image).size == (768, 576)
+    assert fake_llm.requests[1]["messages"][-1]["content"][0]["text"].endswith(
+        f"The user said: {QUESTION}"
+    )
 
 
 async def test_a_hidden_camera_is_refused_like_a_missing_one(
