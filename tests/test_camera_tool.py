@@ -25,7 +25,12 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.const import DOMAIN, LLM_API_ID
+from custom_components.agentic_conversation.const import (
+    CONF_CAMERA_IMAGE_QUALITY,
+    CONF_CAMERA_IMAGE_SIZE,
+    DOMAIN,
+    LLM_API_ID,
+)
 from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
 )
@@ -90,9 +95,11 @@ async def cameras(ha_core: HomeAssistant) -> dict[str, FakeCamera]:
     return found
 
 
-async def _agent(hass: HomeAssistant, server: FakeLLM, props: Any = SEES) -> str:
+async def _agent(
+    hass: HomeAssistant, server: FakeLLM, props: Any = SEES, **options: Any
+) -> str:
     server.props_body = props
-    return await add_agent(hass, server, apis=(LLM_API_ID,))
+    return await add_agent(hass, server, apis=(LLM_API_ID,), **options)
 
 
 def _offered(request: dict[str, Any]) -> set[str]:
@@ -149,6 +156,27 @@ async def test_the_question_reaches_the_model_with_the_picture(
     assert _image_parts(second) == [image]
     assert _decoded(image).size == (768, 576)
     assert cameras["front"].asked == 1
+
+
+@pytest.mark.usefixtures("cameras")
+async def test_the_size_and_quality_are_the_agents_options(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """512 pixels at quality 40: a smaller picture than the default's."""
+    sizes = []
+    for options in ({}, {CONF_CAMERA_IMAGE_SIZE: 512, CONF_CAMERA_IMAGE_QUALITY: 40}):
+        agent = await _agent(ha_core, fake_llm, **options)
+        fake_llm.script(
+            [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
+        )
+        await converse(ha_core, agent, QUESTION)
+        (image,) = _image_parts(fake_llm.requests[-1])
+        sizes.append((_decoded(image).size, len(image["image_url"]["url"])))
+
+    (default_size, default_bytes), (small_size, small_bytes) = sizes
+    assert default_size == (768, 576)
+    assert small_size == (512, 384)
+    assert small_bytes < default_bytes
 
 
 @pytest.mark.usefixtures("cameras")

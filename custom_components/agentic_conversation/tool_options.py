@@ -15,9 +15,13 @@ from homeassistant.helpers import llm
 
 from .const import (
     CONF_ALLOWED_SERVICES,
+    CONF_CAMERA_IMAGE_QUALITY,
+    CONF_CAMERA_IMAGE_SIZE,
     CONF_ENABLED_TOOLS,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_SERVICES,
+    DEFAULT_CAMERA_IMAGE_QUALITY,
+    DEFAULT_CAMERA_IMAGE_SIZE,
     DEFAULT_ENABLED_TOOLS,
 )
 from .kept.memory import AgentMemory
@@ -35,6 +39,8 @@ class ToolOptions:
     """The LLM APIs the agent selected: our API's instructions defer to Assist's."""
     sees_images: bool | None = None
     """Whether the agent's model takes images, as its server says (None: unsaid)."""
+    camera_image_size: int = DEFAULT_CAMERA_IMAGE_SIZE
+    camera_image_quality: int = DEFAULT_CAMERA_IMAGE_QUALITY
 
     @classmethod
     def from_options(
@@ -51,6 +57,12 @@ class ToolOptions:
             ),
             apis=frozenset(_api_ids(options.get(CONF_LLM_HASS_API))),
             sees_images=sees_images,
+            camera_image_size=int(
+                options.get(CONF_CAMERA_IMAGE_SIZE, DEFAULT_CAMERA_IMAGE_SIZE)
+            ),
+            camera_image_quality=int(
+                options.get(CONF_CAMERA_IMAGE_QUALITY, DEFAULT_CAMERA_IMAGE_QUALITY)
+            ),
         )
 
 

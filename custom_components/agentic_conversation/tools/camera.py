@@ -16,15 +16,12 @@ from homeassistant.util import dt as dt_util
 
 from ..const import DOMAIN, LOGGER, TOOL_LOOK_AT_CAMERA
 from ..tasks.attachments import downscaled_jpeg, image_part
-from ..tool_options import Snapshot, snapshots_of
+from ..tool_options import Snapshot, snapshots_of, tool_options_of
 from .entities import EntityInfo, exposed_entities, is_exposed
 from .errors import refuse
 from .search import find
 from .search_words import async_load
 
-# What a model needs to tell who is at a door; a 4K frame is 20 times the bytes.
-MAX_SIDE = 768
-JPEG_QUALITY = 75
 # Seconds a camera gets to give a picture: within the tool's and the turn's deadline.
 SNAPSHOT_TIMEOUT = 5
 CAMERA = "camera"
@@ -93,8 +90,14 @@ class LookAtCameraTool(llm.Tool):
             image = await camera.async_get_image(
                 hass, chosen.entity_id, timeout=SNAPSHOT_TIMEOUT
             )
+            # What a model needs to tell who is at a door (768 pixels by default);
+            # a 4K frame is 20 times the bytes, and as many seconds to send and read.
+            options = tool_options_of(llm_context)
             data = await hass.async_add_executor_job(
-                downscaled_jpeg, image.content, MAX_SIDE, JPEG_QUALITY
+                downscaled_jpeg,
+                image.content,
+                options.camera_image_size,
+                options.camera_image_quality,
             )
         except (HomeAssistantError, OSError, ValueError) as err:
             LOGGER.info("No picture from %s: %s", chosen.entity_id, err)
