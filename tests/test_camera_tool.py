@@ -26,6 +26,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
+    COMPACT_API_ID,
     CONF_CAMERA_IMAGE_QUALITY,
     CONF_CAMERA_IMAGE_SIZE,
     DOMAIN,
@@ -442,3 +443,31 @@ async def test_strange_arguments_never_show_the_hidden_camera(
     assert cameras["hidden"].asked == 0
     assert "Back yard" not in json.dumps(fake_llm.requests)
     assert len(_tool_result(fake_llm.requests[1])["error"]) < 200  # a name is cut
+
+
+async def test_compact_home_control_looks_at_two_cameras_in_one_round(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
+) -> None:
+    """New agents' default API: two calls at once, one picture, one error, one answer."""
+    fake_llm.props_body = SEES
+    agent = await add_agent(ha_core, fake_llm, apis=(COMPACT_API_ID,))
+    fake_llm.script(
+        [
+            Reply.tool_calls(
+                [(TOOL, {"camera": "front door"}), (TOOL, {"camera": "garage"})]
+            ),
+            Reply.text("Someone is at the front door; the garage camera is off."),
+        ]
+    )
+
+    heard = speech(await converse(ha_core, agent, "What do the cameras show?"))
+
+    assert heard == "Someone is at the front door; the garage camera is off."
+    second = fake_llm.requests[1]
+    roles = [message["role"] for message in second["messages"][-4:]]
+    assert roles == ["assistant", "tool", "tool", "user"]
+    (image,) = _image_parts(second)
+    assert _decoded(image).size == (768, 576)
+    text = second["messages"][-1]["content"][0]["text"]
+    assert text.startswith("[image from Front door camera, ")
+    assert text.endswith("The user said: What do the cameras show?")
