@@ -1,25 +1,19 @@
 """`look_at_camera`: "Is anyone at the front door?" answered from a camera's picture.
 
-A test camera platform serves a known JPEG (1280×960); what is checked is what the
-scripted LLM server receives (the picture, downscaled, with the question), the words
-heard, and what is kept after the turn (a label, never the bytes).
+What is checked is what the scripted LLM server receives (the picture, downscaled, with
+the question), the words heard, and what is kept after the turn (a label, never the
+bytes). The camera's name in other words, and strange arguments: test_camera_arguments.
 """
 
-import asyncio
-import base64
-import io
 import json
 from typing import Any
 
-from PIL import Image
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 from pytest_homeassistant_custom_component.typing import (
     ClientSessionGenerator,
     WebSocketGenerator,
 )
 
-from homeassistant.components import camera
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
@@ -30,111 +24,40 @@ from custom_components.agentic_conversation.const import (
     CONF_CAMERA_IMAGE_QUALITY,
     CONF_CAMERA_IMAGE_SIZE,
     DOMAIN,
-    LLM_API_ID,
 )
 from custom_components.agentic_conversation.diagnostics import (
     async_get_config_entry_diagnostics,
 )
-from custom_components.agentic_conversation.tools import camera as camera_tool
 from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.camera_home import (
+    ANSWER,
+    BLIND,
+    QUESTION,
+    SEES,
+    TOOL,
+    FakeCamera,
+    camera_agent,
+    decoded,
+    image_parts,
+    offered,
+    setup_cameras,
+    tool_result,
+)
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
-
-QUESTION = "Is anyone at the front door?"
-ANSWER = "Yes: someone in a red coat is at the front door."
-CAMERA = "camera"
-TOOL = "look_at_camera"  # our API alone: offered under its own name on every release
-SEES = {"modalities": {"vision": True}}  # llama.cpp's /props for a seeing model
-BLIND = {"modalities": {"vision": False}}
-
-
-def _jpeg(width: int, height: int) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (width, height), (200, 20, 20)).save(out, format="JPEG")
-    return out.getvalue()
-
-
-class FakeCamera(camera.Camera):
-    """A camera serving a fixed picture; None plays a camera that is off."""
-
-    def __init__(self, name: str, image: bytes | None) -> None:
-        """A camera with this name and picture."""
-        super().__init__()
-        self._attr_name = name
-        self._attr_unique_id = name.lower().replace(" ", "_")
-        self.image = image
-        self.asked = 0
-        self.hangs = False
-
-    async def async_camera_image(
-        self, width: int | None = None, height: int | None = None
-    ) -> bytes | None:
-        """The picture, counted; a hanging camera never answers."""
-        self.asked += 1
-        if self.hangs:
-            await asyncio.Event().wait()
-        return self.image
 
 
 @pytest.fixture
 async def cameras(ha_core: HomeAssistant) -> dict[str, FakeCamera]:
     """Front door (exposed), Back yard (hidden) and Garage (exposed, off)."""
-    found = {
-        "front": FakeCamera("Front door camera", _jpeg(1280, 960)),
-        "hidden": FakeCamera("Back yard camera", _jpeg(1280, 960)),
-        "off": FakeCamera("Garage camera", None),
-    }
-    setup_test_component_platform(ha_core, CAMERA, found.values())
-    assert await async_setup_component(ha_core, CAMERA, {CAMERA: {"platform": "test"}})
-    await ha_core.async_block_till_done()
-    for entity_id, exposed in (
-        ("camera.front_door_camera", True),
-        ("camera.back_yard_camera", False),
-        ("camera.garage_camera", True),
-    ):
-        async_expose_entity(ha_core, "conversation", entity_id, exposed)
-    return found
-
-
-async def _agent(
-    hass: HomeAssistant, server: FakeLLM, props: Any = SEES, **options: Any
-) -> str:
-    server.props_body = props
-    return await add_agent(hass, server, apis=(LLM_API_ID,), **options)
-
-
-def _offered(request: dict[str, Any]) -> set[str]:
-    return {tool["function"]["name"] for tool in request.get("tools") or ()}
-
-
-def _image_parts(request: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        part
-        for message in request["messages"]
-        if isinstance(message.get("content"), list)
-        for part in message["content"]
-        if part.get("type") == "image_url"
-    ]
-
-
-def _tool_result(request: dict[str, Any]) -> dict[str, Any]:
-    (message,) = [m for m in request["messages"] if m["role"] == "tool"]
-    result: dict[str, Any] = json.loads(message["content"])
-    return result
-
-
-def _decoded(part: dict[str, Any]) -> Image.Image:
-    url: str = part["image_url"]["url"]
-    header, _, data = url.partition(",")
-    assert header == "data:image/jpeg;base64"
-    return Image.open(io.BytesIO(base64.b64decode(data)))
+    return await setup_cameras(ha_core)
 
 
 async def test_the_question_reaches_the_model_with_the_picture(
     ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
 ) -> None:
     """The tool's result is a label; the next request shows the picture, downscaled."""
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     fake_llm.script(
         [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
     )
@@ -142,20 +65,20 @@ async def test_the_question_reaches_the_model_with_the_picture(
     result = await converse(ha_core, agent, QUESTION)
 
     assert speech(result) == ANSWER
-    assert TOOL in _offered(fake_llm.requests[0])
-    assert _image_parts(fake_llm.requests[0]) == []
+    assert TOOL in offered(fake_llm.requests[0])
+    assert image_parts(fake_llm.requests[0]) == []
     second = fake_llm.requests[1]
-    tool_result = _tool_result(second)["result"]
-    assert tool_result["camera"] == "Front door camera"
-    assert tool_result["image"].startswith("[image from Front door camera, ")
+    result = tool_result(second)["result"]
+    assert result["camera"] == "Front door camera"
+    assert result["image"].startswith("[image from Front door camera, ")
     # Right after the tool's result: the picture, with the user's words.
     shown = second["messages"][-1]
     assert shown["role"] == "user"
     text, image = shown["content"]
     assert text["type"] == "text"
-    assert text["text"] == f"{tool_result['image']} The user said: {QUESTION}"
-    assert _image_parts(second) == [image]
-    assert _decoded(image).size == (768, 576)
+    assert text["text"] == f"{result['image']} The user said: {QUESTION}"
+    assert image_parts(second) == [image]
+    assert decoded(image).size == (768, 576)
     assert cameras["front"].asked == 1
 
 
@@ -166,13 +89,13 @@ async def test_the_size_and_quality_are_the_agents_options(
     """512 pixels at quality 40: a smaller picture than the default's."""
     sizes = []
     for options in ({}, {CONF_CAMERA_IMAGE_SIZE: 512, CONF_CAMERA_IMAGE_QUALITY: 40}):
-        agent = await _agent(ha_core, fake_llm, **options)
+        agent = await camera_agent(ha_core, fake_llm, **options)
         fake_llm.script(
             [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
         )
         await converse(ha_core, agent, QUESTION)
-        (image,) = _image_parts(fake_llm.requests[-1])
-        sizes.append((_decoded(image).size, len(image["image_url"]["url"])))
+        (image,) = image_parts(fake_llm.requests[-1])
+        sizes.append((decoded(image).size, len(image["image_url"]["url"])))
 
     (default_size, default_bytes), (small_size, small_bytes) = sizes
     assert default_size == (768, 576)
@@ -189,7 +112,7 @@ async def test_a_satellite_hears_the_answer_from_the_picture(
     hass_client: ClientSessionGenerator,
 ) -> None:
     """Through an Assist pipeline to a streaming TTS: the picture sent, answer heard."""
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     assert await async_setup_component(ha_core, "assist_pipeline", {})
     ws = await hass_ws_client(ha_core)
     await use_pipeline(ws, agent)
@@ -202,8 +125,8 @@ async def test_a_satellite_hears_the_answer_from_the_picture(
 
     assert recorder.said == [ANSWER]
     assert output["response"]["speech"]["plain"]["speech"] == ANSWER
-    (image,) = _image_parts(fake_llm.requests[1])
-    assert _decoded(image).size == (768, 576)
+    (image,) = image_parts(fake_llm.requests[1])
+    assert decoded(image).size == (768, 576)
     assert fake_llm.requests[1]["messages"][-1]["content"][0]["text"].endswith(
         f"The user said: {QUESTION}"
     )
@@ -213,7 +136,7 @@ async def test_a_hidden_camera_is_refused_like_a_missing_one(
     ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
 ) -> None:
     """By name or by entity id: the same words as for no camera; never its picture."""
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     heard = []
     results = []
     for wanted in ("back yard", "garden shed", "camera.back_yard_camera", "camera.x"):
@@ -224,7 +147,7 @@ async def test_a_hidden_camera_is_refused_like_a_missing_one(
             ]
         )
         heard.append(speech(await converse(ha_core, agent, f"Look at the {wanted}")))
-        results.append(_tool_result(fake_llm.requests[-1]))
+        results.append(tool_result(fake_llm.requests[-1]))
 
     assert heard == ["I don't have that camera."] * 4
     for wanted, result in zip(
@@ -237,7 +160,7 @@ async def test_a_hidden_camera_is_refused_like_a_missing_one(
             "error": f"No camera called {wanted!r}.",
             "cameras": ["Front door camera", "Garage camera"],
         }
-    assert all(_image_parts(request) == [] for request in fake_llm.requests)
+    assert all(image_parts(request) == [] for request in fake_llm.requests)
     assert cameras["hidden"].asked == 0
     assert "Back yard" not in json.dumps(fake_llm.requests)
 
@@ -246,7 +169,7 @@ async def test_a_camera_that_is_off_is_told_and_the_answer_heard(
     ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
 ) -> None:
     """No picture: a clear error for the model, no image sent, its sentence heard."""
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     fake_llm.script(
         [
             Reply.tool_calls([(TOOL, {"camera": "garage"})]),
@@ -257,27 +180,27 @@ async def test_a_camera_that_is_off_is_told_and_the_answer_heard(
     heard = speech(await converse(ha_core, agent, "Is the car in the garage?"))
 
     assert heard == "The garage camera did not answer."
-    assert _tool_result(fake_llm.requests[1]) == {
+    assert tool_result(fake_llm.requests[1]) == {
         "success": False,
         "error": "Garage camera gave no picture: it may be off or unreachable.",
         "hint": "Tell the user the camera did not answer.",
     }
-    assert _image_parts(fake_llm.requests[1]) == []
+    assert image_parts(fake_llm.requests[1]) == []
 
 
 async def test_not_offered_to_a_model_that_cannot_see(
     ha_core: HomeAssistant, fake_llm: FakeLLM, cameras: dict[str, FakeCamera]
 ) -> None:
     """The server says the model is blind: the other tools, not the camera."""
-    agent = await _agent(ha_core, fake_llm, props=BLIND)
+    agent = await camera_agent(ha_core, fake_llm, props=BLIND)
     fake_llm.script([Reply.text("I cannot see cameras.")])
 
     heard = speech(await converse(ha_core, agent, QUESTION))
 
     assert heard == "I cannot see cameras."
-    offered = _offered(fake_llm.requests[0])
-    assert "search_entities" in offered
-    assert TOOL not in offered
+    tools = offered(fake_llm.requests[0])
+    assert "search_entities" in tools
+    assert TOOL not in tools
 
 
 async def test_not_offered_without_an_exposed_camera(
@@ -286,14 +209,14 @@ async def test_not_offered_without_an_exposed_camera(
     """Every camera hidden: nothing to look through, the tool is not offered."""
     for entity_id in ("camera.front_door_camera", "camera.garage_camera"):
         async_expose_entity(ha_core, "conversation", entity_id, False)
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     fake_llm.script([Reply.text("No camera here.")])
 
     await converse(ha_core, agent, QUESTION)
 
-    offered = _offered(fake_llm.requests[0])
-    assert "search_entities" in offered
-    assert TOOL not in offered
+    tools = offered(fake_llm.requests[0])
+    assert "search_entities" in tools
+    assert TOOL not in tools
 
 
 async def test_only_the_label_is_kept(
@@ -303,7 +226,7 @@ async def test_only_the_label_is_kept(
     hass_storage: dict[str, Any],
 ) -> None:
     """The next turn's history and the conversation store hold the label only."""
-    agent = await _agent(ha_core, fake_llm)
+    agent = await camera_agent(ha_core, fake_llm)
     fake_llm.script(
         [
             Reply.tool_calls([(TOOL, {"camera": "front door"})]),
@@ -312,12 +235,12 @@ async def test_only_the_label_is_kept(
         ]
     )
     first = await converse(ha_core, agent, QUESTION)
-    label = _tool_result(fake_llm.requests[1])["result"]["image"]
+    label = tool_result(fake_llm.requests[1])["result"]["image"]
 
     await converse(ha_core, agent, "What were they wearing?", first.conversation_id)
 
     later = fake_llm.requests[2]
-    assert _image_parts(later) == []
+    assert image_parts(later) == []
     assert label in json.dumps(later)
     assert "base64" not in json.dumps(later)
     entry: ConfigEntry = ha_core.config_entries.async_entries(DOMAIN)[0]
@@ -332,117 +255,6 @@ async def test_only_the_label_is_kept(
     )
     assert label in stored
     assert "base64" not in stored
-
-
-async def test_a_camera_that_hangs_is_told_within_the_turn(
-    ha_core: HomeAssistant,
-    fake_llm: FakeLLM,
-    cameras: dict[str, FakeCamera],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A camera that never answers: given up after the snapshot timeout, told."""
-    monkeypatch.setattr(camera_tool, "SNAPSHOT_TIMEOUT", 0.05)
-    cameras["front"].hangs = True
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script(
-        [
-            Reply.tool_calls([(TOOL, {"camera": "front door"})]),
-            Reply.text("The front door camera did not answer."),
-        ]
-    )
-
-    heard = speech(await converse(ha_core, agent, QUESTION))
-
-    assert heard == "The front door camera did not answer."
-    assert _tool_result(fake_llm.requests[1])["error"] == (
-        "Front door camera gave no picture: it may be off or unreachable."
-    )
-    assert _image_parts(fake_llm.requests[1]) == []
-
-
-@pytest.mark.parametrize(
-    ("wanted", "chosen"),
-    [
-        ("front door", "Front door camera"),
-        ("the front door camera", "Front door camera"),
-        ("Front Door", "Front door camera"),
-        ("camera.front_door_camera", "Front door camera"),
-        ("CAMERA.FRONT_DOOR_CAMERA", "Front door camera"),
-    ],
-)
-async def test_what_a_person_plainly_means(
-    ha_core: HomeAssistant,
-    fake_llm: FakeLLM,
-    cameras: dict[str, FakeCamera],
-    wanted: str,
-    chosen: str,
-) -> None:
-    """Its name in other words and cases, or its entity id: that camera."""
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script(
-        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(ANSWER)]
-    )
-
-    await converse(ha_core, agent, QUESTION)
-
-    assert _tool_result(fake_llm.requests[1])["result"]["camera"] == chosen
-    assert len(_image_parts(fake_llm.requests[1])) == 1
-
-
-@pytest.mark.parametrize("wanted", ["camera", "", "  "])
-async def test_several_cameras_meant_is_asked_about(
-    ha_core: HomeAssistant,
-    fake_llm: FakeLLM,
-    cameras: dict[str, FakeCamera],
-    wanted: str,
-) -> None:
-    """'the camera' with two exposed: refused, naming both, no picture taken."""
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script(
-        [
-            Reply.tool_calls([(TOOL, {"camera": wanted})]),
-            Reply.text("Which camera: the front door or the garage?"),
-        ]
-    )
-
-    heard = speech(await converse(ha_core, agent, "What does the camera show?"))
-
-    assert heard == "Which camera: the front door or the garage?"
-    assert _tool_result(fake_llm.requests[1]) == {
-        "success": False,
-        "error": f"{wanted.strip()!r} could be several cameras.",
-        "cameras": ["Front door camera", "Garage camera"],
-        "hint": "Ask the user which one, or call again with its name.",
-    }
-    assert cameras["front"].asked == cameras["off"].asked == 0
-
-
-@pytest.mark.parametrize(
-    "arguments",
-    [
-        {"camera": 42},
-        {"camera": ["front door", "back yard"]},
-        {"camera": "x" * 5_000},
-        {"camera": "back yard\ud800"},
-        {"camera": "front door", "entity_id": "camera.back_yard_camera"},
-    ],
-)
-async def test_strange_arguments_never_show_the_hidden_camera(
-    ha_core: HomeAssistant,
-    fake_llm: FakeLLM,
-    cameras: dict[str, FakeCamera],
-    arguments: dict[str, Any],
-) -> None:
-    """Whatever a model sends, the hidden camera is never asked for its picture."""
-    agent = await _agent(ha_core, fake_llm)
-    fake_llm.script([Reply.tool_calls([(TOOL, arguments)]), Reply.text("Sorry.")])
-
-    heard = speech(await converse(ha_core, agent, QUESTION))
-
-    assert heard == "Sorry."
-    assert cameras["hidden"].asked == 0
-    assert "Back yard" not in json.dumps(fake_llm.requests)
-    assert len(_tool_result(fake_llm.requests[1])["error"]) < 200  # a name is cut
 
 
 async def test_compact_home_control_looks_at_two_cameras_in_one_round(
@@ -466,8 +278,8 @@ async def test_compact_home_control_looks_at_two_cameras_in_one_round(
     second = fake_llm.requests[1]
     roles = [message["role"] for message in second["messages"][-4:]]
     assert roles == ["assistant", "tool", "tool", "user"]
-    (image,) = _image_parts(second)
-    assert _decoded(image).size == (768, 576)
+    (image,) = image_parts(second)
+    assert decoded(image).size == (768, 576)
     text = second["messages"][-1]["content"][0]["text"]
     assert text.startswith("[image from Front door camera, ")
     assert text.endswith("The user said: What do the cameras show?")
