@@ -21,6 +21,8 @@ from custom_components.agentic_conversation.const import (
     COMPACT_API_ID,
     CONF_ALLOWED_SERVICES,
     CONF_BASE_URL,
+    CONF_CAMERA_IMAGE_QUALITY,
+    CONF_CAMERA_IMAGE_SIZE,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -476,6 +478,8 @@ async def test_add_and_reconfigure_an_agent(
         CONF_MEMORY_SHARED: False,
         CONF_FIRST_TOKEN_TIMEOUT: 5,
         CONF_WAIT_PHRASE_AFTER: 0,
+        CONF_CAMERA_IMAGE_SIZE: 768,
+        CONF_CAMERA_IMAGE_QUALITY: 75,
         CONF_RECOMMENDED: False,
     }
 
@@ -838,6 +842,8 @@ async def test_an_old_flat_agent_opens_with_its_values_and_saves_flat(
         **OLD_FLAT_AGENT,
         CONF_RECOMMENDED: False,
         CONF_WAIT_PHRASE_AFTER: 0,  # an option added since: saved at its default
+        CONF_CAMERA_IMAGE_SIZE: 768,  # the same
+        CONF_CAMERA_IMAGE_QUALITY: 75,
         CONF_LOCAL_FIRST: True,  # the same, shown on before saving
     }
 

@@ -83,6 +83,11 @@ LOCAL_ROUTE_SECONDS: Final = 2.0
 # Seconds tools may run with nothing said before a short "One moment." (0: never).
 CONF_WAIT_PHRASE_AFTER: Final = "wait_phrase_after"
 DEFAULT_WAIT_PHRASE_AFTER: Final = 0
+# A camera snapshot for the model (look_at_camera): its longer side and JPEG quality.
+CONF_CAMERA_IMAGE_SIZE: Final = "camera_image_size"
+DEFAULT_CAMERA_IMAGE_SIZE: Final = 768
+CONF_CAMERA_IMAGE_QUALITY: Final = "camera_image_quality"
+DEFAULT_CAMERA_IMAGE_QUALITY: Final = 75
 # The agent form's switch: on, the memory and limits sections are hidden and their
 # options are saved at the defaults (RECOMMENDED_OPTIONS in config_flow.py).
 CONF_RECOMMENDED: Final = "recommended"
@@ -98,6 +103,8 @@ INTEGER_OPTIONS: Final = (
     CONF_CONTEXT_WINDOW,
     CONF_FIRST_TOKEN_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER,
+    CONF_CAMERA_IMAGE_SIZE,
+    CONF_CAMERA_IMAGE_QUALITY,
 )
 
 # Our own tools (the `agentic_conversation` HA LLM API) and their per-agent options
@@ -126,12 +133,14 @@ TOOL_GET_WEATHER: Final = "get_weather"
 TOOL_REMEMBER: Final = "remember"
 TOOL_FORGET: Final = "forget"
 TOOL_RECALL: Final = "recall"
+TOOL_LOOK_AT_CAMERA: Final = "look_at_camera"
 MEMORY_TOOLS: Final = (TOOL_REMEMBER, TOOL_FORGET, TOOL_RECALL)
 TOOL_NAMES: Final = (
     TOOL_SEARCH_ENTITIES,
     TOOL_GET_ENTITY_STATE,
     TOOL_CALL_SERVICE,
     TOOL_GET_WEATHER,
+    TOOL_LOOK_AT_CAMERA,
     *MEMORY_TOOLS,
 )
 DEFAULT_ENABLED_TOOLS: Final = TOOL_NAMES

@@ -36,6 +36,8 @@ class AgenticRuntimeData:
     """The token usage of each agent and AI task, by subentry id."""
     budgets: dict[str, Budget] = field(default_factory=dict)
     """The spending budget of each agent and AI task that has one, by subentry id."""
+    sees_images: dict[str, bool | None] = field(default_factory=dict)
+    """Whether the server says each model takes images (None: it does not say)."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]

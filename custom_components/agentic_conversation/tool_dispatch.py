@@ -34,8 +34,9 @@ from .agent.tool_call_repair import unwrap_arguments
 from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
-from .tool_options import gate_of
+from .tool_options import gate_of, snapshots_of
 from .tools.argument_checks import refuse_arguments
+from .tools.camera import LookAtCameraTool
 from .tools.closest import NAME_CHARS, async_closest_names
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
@@ -131,6 +132,15 @@ class ChatLogToolDispatcher:
             raise await self._guided(result.data)
         return result.data
 
+    def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
+        """The pictures the turn's tools took since last asked, handed over once."""
+        snapshots = snapshots_of(self._api.llm_context)
+        if not snapshots:
+            return []
+        taken = [(snapshot.label, snapshot.part) for snapshot in snapshots]
+        snapshots.clear()
+        return taken
+
     @property
     def _language(self) -> str:
         return self._api.llm_context.language or "en"
@@ -179,7 +189,7 @@ class ChatLogToolDispatcher:
     ) -> llm.ToolResult | None:
         """Exposure, for every tool's arguments: refused as call_service's data is."""
         tool = original_tool(tool)
-        if isinstance(tool, CallServiceTool | GetEntityStateTool):
+        if isinstance(tool, CallServiceTool | GetEntityStateTool | LookAtCameraTool):
             return None  # they check (and report) each entity themselves
         hass = self._api.api.hass
         fields: Mapping[str, Any] = {}

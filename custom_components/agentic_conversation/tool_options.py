@@ -15,9 +15,13 @@ from homeassistant.helpers import llm
 
 from .const import (
     CONF_ALLOWED_SERVICES,
+    CONF_CAMERA_IMAGE_QUALITY,
+    CONF_CAMERA_IMAGE_SIZE,
     CONF_ENABLED_TOOLS,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_SERVICES,
+    DEFAULT_CAMERA_IMAGE_QUALITY,
+    DEFAULT_CAMERA_IMAGE_SIZE,
     DEFAULT_ENABLED_TOOLS,
 )
 from .kept.memory import AgentMemory
@@ -33,9 +37,15 @@ class ToolOptions:
     enabled_tools: frozenset[str] = frozenset(DEFAULT_ENABLED_TOOLS)
     apis: frozenset[str] = frozenset()
     """The LLM APIs the agent selected: our API's instructions defer to Assist's."""
+    sees_images: bool | None = None
+    """Whether the agent's model takes images, as its server says (None: unsaid)."""
+    camera_image_size: int = DEFAULT_CAMERA_IMAGE_SIZE
+    camera_image_quality: int = DEFAULT_CAMERA_IMAGE_QUALITY
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Self:
+    def from_options(
+        cls, options: Mapping[str, Any], *, sees_images: bool | None = None
+    ) -> Self:
         """Read them from an agent's subentry data, defaults for what is missing."""
         return cls(
             allowed_services=tuple(
@@ -46,6 +56,13 @@ class ToolOptions:
                 options.get(CONF_ENABLED_TOOLS, DEFAULT_ENABLED_TOOLS)
             ),
             apis=frozenset(_api_ids(options.get(CONF_LLM_HASS_API))),
+            sees_images=sees_images,
+            camera_image_size=int(
+                options.get(CONF_CAMERA_IMAGE_SIZE, DEFAULT_CAMERA_IMAGE_SIZE)
+            ),
+            camera_image_quality=int(
+                options.get(CONF_CAMERA_IMAGE_QUALITY, DEFAULT_CAMERA_IMAGE_QUALITY)
+            ),
         )
 
 
@@ -56,6 +73,16 @@ def _api_ids(value: str | list[str] | None) -> list[str]:
     return list(value or ())
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A picture a tool took for the model: sent once, kept only as `label`."""
+
+    label: str
+    """What is kept instead, e.g. "[image from Front door camera, 14:02]"."""
+    part: dict[str, Any]
+    """The image as a content part."""
+
+
 @dataclass(slots=True)
 class AgenticLLMContext(llm.LLMContext):
     """An LLM context that also carries the agent's tool options, gate and memory."""
@@ -63,6 +90,8 @@ class AgenticLLMContext(llm.LLMContext):
     tool_options: ToolOptions = field(default_factory=ToolOptions)
     gate: ConfirmationGate | None = None
     memory: AgentMemory | None = None
+    snapshots: list[Snapshot] = field(default_factory=list)
+    """The turn's pictures not yet shown to the model."""
 
     @classmethod
     def extending(
@@ -94,6 +123,13 @@ def tool_options_of(llm_context: llm.LLMContext) -> ToolOptions:
     if isinstance(llm_context, AgenticLLMContext):
         return llm_context.tool_options
     return ToolOptions()
+
+
+def snapshots_of(llm_context: llm.LLMContext) -> list[Snapshot] | None:
+    """Where our agent's turn collects pictures for its model; None for other callers."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.snapshots
+    return None
 
 
 def memory_of(llm_context: llm.LLMContext) -> AgentMemory | None:

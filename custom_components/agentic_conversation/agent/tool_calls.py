@@ -87,6 +87,15 @@ class PreparedCall:
 
 
 @runtime_checkable
+class ShowingDispatcher(ToolDispatcher, Protocol):
+    """A dispatcher whose tools may take pictures for the model to see next."""
+
+    def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
+        """The pictures taken since last asked: (what is kept, the image part)."""
+        ...
+
+
+@runtime_checkable
 class RepairingDispatcher(ToolDispatcher, Protocol):
     """A dispatcher that knows its tools' arguments, and repairs plain slips in them."""
 

@@ -14,6 +14,7 @@ from .limits import LoopLimits
 from .messages import canonical_arguments
 from .provider import ToolCall
 from .tool_calls import (
+    ShowingDispatcher,
     ToolCallRecord,
     ToolDispatcher,
     cancelled_record,
@@ -116,6 +117,8 @@ class ToolRound:
             if pending:
                 await asyncio.wait(pending)
         turn.close_tool_phase(CANCELLED_ERROR)  # every call has its result by now
+        if isinstance(self._dispatcher, ShowingDispatcher):
+            turn.show(self._dispatcher.take_snapshots())
 
     async def _settle(
         self,

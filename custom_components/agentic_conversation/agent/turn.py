@@ -3,6 +3,7 @@
 from collections import Counter
 from collections.abc import Sequence
 import time
+from typing import Any
 
 from .context_budget import ContextFitter, budget_chars
 from .errors import LLMError
@@ -73,6 +74,8 @@ class Turn:
         self.slots: list[ToolCallRecord | None] = []
         self.reported: list[bool] = []
         self.announced = False
+        # The pictures shown this turn: each kept message's id, and what is sent.
+        self._shown: dict[int, Message] = {}
 
     def outgoing(self, extra: Sequence[Message] = ()) -> list[Message]:
         """The messages to send to the LLM now, fitted to the context window.
@@ -81,8 +84,31 @@ class Turn:
             ContextTooSmallError: Not even this turn's messages fit.
         """
         if self.fitter is None:
-            return [*self.prefix, *self.messages, *extra]
-        return self.fitter.fit([*self.messages, *extra])
+            messages = [*self.prefix, *self.messages, *extra]
+        else:  # fitted by the labels: what an image costs is the server's own count
+            messages = self.fitter.fit([*self.messages, *extra])
+        return [self._shown.get(id(message), message) for message in messages]
+
+    def show(self, snapshots: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Put pictures before the model, with the user's words, for this turn only.
+
+        The turn's messages (and so whatever keeps them) hold only their labels
+        ("[image from Front door camera, 14:02]"); `outgoing` sends the images.
+        """
+        if not snapshots:
+            return
+        labels = " ".join(label for label, _ in snapshots)
+        question = self.messages[0].get("content")
+        text = (
+            f"{labels} The user said: {question}"
+            if isinstance(question, str)
+            else labels
+        )
+        kept = user_message(labels)
+        self.messages.append(kept)
+        self._shown[id(kept)] = user_message(
+            [{"type": "text", "text": text}, *(part for _, part in snapshots)]
+        )
 
     def open_tool_phase(self, text: str, calls: list[ToolCall]) -> None:
         """Append the assistant tool-call message; results are filled in as they come."""

@@ -27,6 +27,8 @@ from homeassistant.helpers.selector import (
 from ..const import (
     COMPACT_API_ID,
     CONF_ALLOWED_SERVICES,
+    CONF_CAMERA_IMAGE_QUALITY,
+    CONF_CAMERA_IMAGE_SIZE,
     CONF_CONFIRM_ENTITIES,
     CONF_CONFIRM_PIN,
     CONF_CONTEXT_WINDOW,
@@ -53,6 +55,8 @@ from ..const import (
     CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_SERVICES,
+    DEFAULT_CAMERA_IMAGE_QUALITY,
+    DEFAULT_CAMERA_IMAGE_SIZE,
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_CONVERSATION_EXPIRY,
     DEFAULT_DEVICE_CONTINUITY,
@@ -95,6 +99,8 @@ RECOMMENDED_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
     CONF_FIRST_TOKEN_TIMEOUT: DEFAULT_FIRST_TOKEN_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER: DEFAULT_WAIT_PHRASE_AFTER,
+    CONF_CAMERA_IMAGE_SIZE: DEFAULT_CAMERA_IMAGE_SIZE,
+    CONF_CAMERA_IMAGE_QUALITY: DEFAULT_CAMERA_IMAGE_QUALITY,
     CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
     CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
     CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
@@ -328,6 +334,12 @@ def limits_fields() -> dict[Any, Any]:
         probatio.Required(
             CONF_WAIT_PHRASE_AFTER, default=DEFAULT_WAIT_PHRASE_AFTER
         ): whole_number(low=0, high=60, unit="s"),
+        probatio.Required(
+            CONF_CAMERA_IMAGE_SIZE, default=DEFAULT_CAMERA_IMAGE_SIZE
+        ): whole_number(low=256, high=2048, step=64, unit="px"),
+        probatio.Required(
+            CONF_CAMERA_IMAGE_QUALITY, default=DEFAULT_CAMERA_IMAGE_QUALITY
+        ): whole_number(low=30, high=95),
         probatio.Required(
             CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
         ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),

@@ -1,8 +1,11 @@
-"""A task's attachments as OpenAI-compatible content parts (images, base64)."""
+"""Images as OpenAI-compatible content parts (base64): a task's attachments, a snapshot."""
 
 import base64
+import io
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -14,7 +17,13 @@ from ..runtime import AgenticConfigEntry
 
 
 async def async_model_sees_images(entry: AgenticConfigEntry, model: str) -> bool | None:
-    """Whether the server says its model takes images (None: it does not say)."""
+    """Whether the server says its model takes images (None: it does not say).
+
+    Asked once per model while the connection is loaded.
+    """
+    known = entry.runtime_data.sees_images
+    if model in known:
+        return known[model]
     client = entry.runtime_data.client
 
     async def fetch(url: str, body: dict[str, Any] | None) -> Any:
@@ -22,7 +31,9 @@ async def async_model_sees_images(entry: AgenticConfigEntry, model: str) -> bool
             return await client.get(url, cast_to=object)
         return await client.post(url, cast_to=object, body=body)
 
-    return await async_sees_images(fetch, str(client.base_url), model)
+    sees = await async_sees_images(fetch, str(client.base_url), model)
+    known[model] = sees
+    return sees
 
 
 def refuse_images(model: str) -> HomeAssistantError:
@@ -52,11 +63,27 @@ async def async_user_content(
             )
         # HA prepared the file (a media source, a camera snapshot): read it off-loop.
         data = await hass.async_add_executor_job(Path(attachment.path).read_bytes)
-        encoded = base64.b64encode(data).decode("ascii")
-        parts.append(
-            {
-                "type": "image_url",
-                "image_url": {"url": f"data:{attachment.mime_type};base64,{encoded}"},
-            }
-        )
+        parts.append(image_part(attachment.mime_type, data))
     return parts
+
+
+def image_part(mime_type: str, data: bytes) -> dict[str, Any]:
+    """An image as a content part, its bytes in a data URL."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return {
+        "type": "image_url",
+        "image_url": {"url": f"data:{mime_type};base64,{encoded}"},
+    }
+
+
+def downscaled_jpeg(data: bytes, max_side: int, quality: int) -> bytes:
+    """The image as a JPEG whose longer side is at most `max_side` pixels.
+
+    Blocking (decoding, encoding): run it in the executor. A model reads a 768-pixel
+    picture as well as a 4K one, and the smaller one is sent and read much faster.
+    """
+    with Image.open(io.BytesIO(data)) as image:
+        image.thumbnail((max_side, max_side))
+        out = io.BytesIO()
+        image.convert("RGB").save(out, format="JPEG", quality=quality)
+    return out.getvalue()

@@ -42,7 +42,7 @@ class CompactHomeAPI(llm.API):
         assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
         ours = [
             tool
-            for tool in agentic_tools(llm_context)
+            for tool in agentic_tools(self.hass, llm_context)
             if tool.name != TOOL_GET_ENTITY_STATE
         ]
         names = {tool.name for tool in ours}

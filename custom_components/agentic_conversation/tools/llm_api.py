@@ -3,8 +3,9 @@
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-from ..const import LLM_API_ID, MEMORY_TOOLS
-from ..tool_options import memory_of, tool_options_of
+from ..const import LLM_API_ID, MEMORY_TOOLS, TOOL_LOOK_AT_CAMERA
+from ..tool_options import memory_of, snapshots_of, tool_options_of
+from .camera import LookAtCameraTool, any_camera_exposed
 from .memory import ForgetTool, RecallTool, RememberTool
 from .search import SearchEntitiesTool
 from .services import CallServiceTool
@@ -35,15 +36,24 @@ MEMORY_PROMPT = (
 )
 
 
-def agentic_tools(llm_context: llm.LLMContext) -> list[llm.Tool]:
+def agentic_tools(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[llm.Tool]:
     """The tools this agent enabled (all, for callers that are not our agents).
 
     The memory tools only where there is a memory: our agent's turn. An MCP client
     (HA's mcp_server) or another integration's agent would only get an error from them.
+    The camera tool only in our agent's turn (which shows the picture), with a camera
+    exposed, for a model whose server does not say it is blind.
     """
-    enabled = tool_options_of(llm_context).enabled_tools
+    options = tool_options_of(llm_context)
+    enabled = options.enabled_tools
     if memory_of(llm_context) is None:
         enabled -= set(MEMORY_TOOLS)
+    if (
+        snapshots_of(llm_context) is None
+        or options.sees_images is False
+        or (TOOL_LOOK_AT_CAMERA in enabled and not any_camera_exposed(hass))
+    ):
+        enabled -= {TOOL_LOOK_AT_CAMERA}
     return [
         tool
         for tool in (
@@ -51,6 +61,7 @@ def agentic_tools(llm_context: llm.LLMContext) -> list[llm.Tool]:
             GetEntityStateTool(),
             CallServiceTool(),
             GetWeatherTool(),
+            LookAtCameraTool(),
             RememberTool(),
             ForgetTool(),
             RecallTool(),
@@ -84,5 +95,5 @@ class AgenticToolsAPI(llm.API):
             api=self,
             api_prompt=with_memory_prompt(prompt, llm_context),
             llm_context=llm_context,
-            tools=agentic_tools(llm_context),
+            tools=agentic_tools(self.hass, llm_context),
         )

@@ -4,11 +4,13 @@ from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.exceptions import Unauthorized
 
-from ..const import CONF_CONFIRM_ENTITIES, DOMAIN
+from ..const import CONF_CONFIRM_ENTITIES, CONF_MODEL, DOMAIN
 from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
 from ..replies import Fallback, Problem, async_render
 from ..safety.confirmation import ConfirmationGate
+from ..tasks.attachments import async_model_sees_images
 from ..tool_options import AgenticLLMContext, ToolOptions
+from ..tools.camera import any_camera_exposed
 from .context import TurnContext
 from .reply import Ending
 from .settle import Held
@@ -28,9 +30,15 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
     )
     # HA's own LLM context (with agent_id since 2026.11), plus what our tools
     # read: the agent's tool options and this turn's confirmation gate.
+    # Asked (once per model) only where there is a camera to look through.
+    sees_images = (
+        await async_model_sees_images(turn.entry, str(options.get(CONF_MODEL)))
+        if any_camera_exposed(turn.hass)
+        else None
+    )
     llm_context = AgenticLLMContext.extending(
         user_input.as_llm_context(DOMAIN),
-        ToolOptions.from_options(options),
+        ToolOptions.from_options(options, sees_images=sees_images),
         gate=gate,
         memory=agent_memory(turn.entry, turn.subentry),
     )

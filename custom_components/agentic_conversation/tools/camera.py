@@ -1,0 +1,115 @@
+"""`look_at_camera`: a snapshot of an exposed camera, shown to the model in this turn.
+
+The picture goes to the model once, in the request after this tool's result; the
+result itself, and so the chat log and every store, holds only a line naming it.
+"""
+
+from typing import Any
+
+import probatio
+
+from homeassistant.components import camera
+from homeassistant.core import HomeAssistant, valid_entity_id
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+from homeassistant.util import dt as dt_util
+
+from ..const import DOMAIN, LOGGER, TOOL_LOOK_AT_CAMERA
+from ..tasks.attachments import downscaled_jpeg, image_part
+from ..tool_options import Snapshot, snapshots_of, tool_options_of
+from .entities import EntityInfo, exposed_entities, is_exposed
+from .errors import refuse
+from .search import find
+from .search_words import async_load
+
+# Seconds a camera gets to give a picture: within the tool's and the turn's deadline.
+SNAPSHOT_TIMEOUT = 5
+CAMERA = "camera"
+NAME_CHARS = 80
+
+
+def exposed_cameras(hass: HomeAssistant) -> list[EntityInfo]:
+    """The cameras exposed to Assist."""
+    return [entity for entity in exposed_entities(hass) if entity.domain == "camera"]
+
+
+def any_camera_exposed(hass: HomeAssistant) -> bool:
+    """Whether at least one camera is exposed to Assist (cheap: cameras only)."""
+    return any(
+        is_exposed(hass, state.entity_id) for state in hass.states.async_all(CAMERA)
+    )
+
+
+class LookAtCameraTool(llm.Tool):
+    """Take a snapshot of an exposed camera; the model sees it next."""
+
+    name = TOOL_LOOK_AT_CAMERA
+    description = (
+        "Look through a camera now: you get its current picture to answer what the "
+        "user asked ('is anyone at the front door?'). camera: its name or area, "
+        "e.g. 'front door', 'driveway'."
+    )
+    parameters = probatio.Schema({probatio.Optional("camera", default=""): str})
+    annotations = llm.ToolAnnotations(
+        read_only=True, destructive=False, idempotent=False, open_world=False
+    )
+    integration = DOMAIN
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> llm.ToolResult:
+        """Snapshot the camera meant, downscaled, for the model's next request."""
+        snapshots = snapshots_of(llm_context)
+        if snapshots is None:  # not our agent's turn: nobody would show the picture
+            return refuse("Only an Agentic Conversation agent can look at cameras.")
+        args = self.parameters(tool_input.tool_args)
+        # Quoted back in errors: a model's 10 MB "name" is cut, not echoed.
+        wanted = str(args["camera"]).strip()[:NAME_CHARS]
+        language = llm_context.language or "en"
+        await async_load(hass, language)
+        cameras = exposed_cameras(hass)
+        names = [entity.name for entity in cameras]
+        # Hidden cameras are not among them: one is refused like a missing one.
+        if valid_entity_id(wanted.lower()):
+            matches = [e for e in cameras if e.entity_id == wanted.lower()]
+        else:
+            matches = find(cameras, wanted, language, domain=CAMERA)
+        if not matches:
+            return refuse(f"No camera called {wanted!r}.", cameras=names)
+        if len(matches) > 1:
+            return refuse(
+                f"{wanted!r} could be several cameras.",
+                cameras=[entity.name for entity in matches],
+                hint="Ask the user which one, or call again with its name.",
+            )
+        chosen = matches[0]
+        try:
+            image = await camera.async_get_image(
+                hass, chosen.entity_id, timeout=SNAPSHOT_TIMEOUT
+            )
+            # What a model needs to tell who is at a door (768 pixels by default);
+            # a 4K frame is 20 times the bytes, and as many seconds to send and read.
+            options = tool_options_of(llm_context)
+            data = await hass.async_add_executor_job(
+                downscaled_jpeg,
+                image.content,
+                options.camera_image_size,
+                options.camera_image_quality,
+            )
+        except (HomeAssistantError, OSError, ValueError) as err:
+            LOGGER.info("No picture from %s: %s", chosen.entity_id, err)
+            return refuse(
+                f"{chosen.name} gave no picture: it may be off or unreachable.",
+                hint="Tell the user the camera did not answer.",
+            )
+        label = f"[image from {chosen.name}, {dt_util.now():%H:%M}]"
+        snapshots.append(Snapshot(label, image_part("image/jpeg", data)))
+        result: dict[str, Any] = {
+            "camera": chosen.name,
+            "image": label,
+            "note": "The picture follows; answer the user from what you see.",
+        }
+        return llm.ToolResult(data=result)
