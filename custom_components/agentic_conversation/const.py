@@ -88,6 +88,9 @@ CONF_CAMERA_IMAGE_SIZE: Final = "camera_image_size"
 DEFAULT_CAMERA_IMAGE_SIZE: Final = 768
 CONF_CAMERA_IMAGE_QUALITY: Final = "camera_image_quality"
 DEFAULT_CAMERA_IMAGE_QUALITY: Final = 75
+# A model on the agent's connection that describes a snapshot for an agent whose own
+# model cannot see (unset: none, and such an agent is not offered look_at_camera).
+CONF_CAMERA_DESCRIBER: Final = "camera_describing_model"
 # The agent form's switch: on, the memory and limits sections are hidden and their
 # options are saved at the defaults (RECOMMENDED_OPTIONS in config_flow.py).
 CONF_RECOMMENDED: Final = "recommended"

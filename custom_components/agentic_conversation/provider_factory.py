@@ -106,6 +106,24 @@ def build_provider(
     )
 
 
+def describer_provider(
+    entry: AgenticConfigEntry, subentry: ConfigSubentry, model: str
+) -> LLMProvider:
+    """A model on the agent's connection, asked once (no retry: a tool waits on it).
+
+    Counted in the agent's usage and held to its budget like its own model.
+    """
+    options = subentry.data
+    meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
+    budget = entry.runtime_data.budgets.get(subentry.subentry_id)
+    return MeteredProvider(
+        _openai(entry, model, options),
+        meter.record,
+        budget=budget.admits if budget is not None else None,
+        answer_tokens=int(options.get(CONF_MAX_TOKENS) or DEFAULT_MAX_TOKENS),
+    )
+
+
 def split_fallback(value: object, own_entry_id: str) -> tuple[str, str] | None:
     """The (connection entry id, model) of a fallback option; None if unset."""
     if not isinstance(value, str) or not (value := value.strip()):

@@ -13,6 +13,7 @@ from typing import Any, Self
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.helpers import llm
 
+from .agent.describer import Describer
 from .const import (
     CONF_ALLOWED_SERVICES,
     CONF_CAMERA_IMAGE_QUALITY,
@@ -92,6 +93,8 @@ class AgenticLLMContext(llm.LLMContext):
     memory: AgentMemory | None = None
     snapshots: list[Snapshot] = field(default_factory=list)
     """The turn's pictures not yet shown to the model."""
+    describer: Describer | None = None
+    """Who describes the pictures when the agent's model cannot see them."""
 
     @classmethod
     def extending(
@@ -101,6 +104,7 @@ class AgenticLLMContext(llm.LLMContext):
         *,
         gate: ConfirmationGate | None = None,
         memory: AgentMemory | None = None,
+        describer: Describer | None = None,
     ) -> Self:
         """HA's context, as HA builds it (every field of its release), with ours.
 
@@ -108,7 +112,13 @@ class AgenticLLMContext(llm.LLMContext):
         the agent (`agent_id`).
         """
         inherited = {item.name: getattr(base, item.name) for item in fields(base)}
-        return cls(**inherited, tool_options=tool_options, gate=gate, memory=memory)
+        return cls(
+            **inherited,
+            tool_options=tool_options,
+            gate=gate,
+            memory=memory,
+            describer=describer,
+        )
 
 
 def gate_of(llm_context: llm.LLMContext) -> ConfirmationGate | None:
@@ -129,6 +139,13 @@ def snapshots_of(llm_context: llm.LLMContext) -> list[Snapshot] | None:
     """Where our agent's turn collects pictures for its model; None for other callers."""
     if isinstance(llm_context, AgenticLLMContext):
         return llm_context.snapshots
+    return None
+
+
+def describer_of(llm_context: llm.LLMContext) -> Describer | None:
+    """The model describing pictures for our agent's blind model; None if none."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.describer
     return None
 
 

@@ -27,6 +27,7 @@ from homeassistant.helpers.selector import (
 from ..const import (
     COMPACT_API_ID,
     CONF_ALLOWED_SERVICES,
+    CONF_CAMERA_DESCRIBER,
     CONF_CAMERA_IMAGE_QUALITY,
     CONF_CAMERA_IMAGE_SIZE,
     CONF_CONFIRM_ENTITIES,
@@ -145,7 +146,7 @@ def check_agent_options(options: dict[str, Any]) -> dict[str, str]:
     """Tidy the flat options in place; the errors by field."""
     errors: dict[str, str] = {}
     tidy_prices(options)
-    for optional in (CONF_LLM_HASS_API, CONF_FALLBACK_MODEL):
+    for optional in (CONF_LLM_HASS_API, CONF_FALLBACK_MODEL, CONF_CAMERA_DESCRIBER):
         if not options.get(optional):
             options.pop(optional, None)
     # An empty PIN means none: it is not stored.
@@ -289,7 +290,7 @@ def agent_schema(
             memory_fields(), collapsed=not reveal
         )
         schema[probatio.Required(SECTION_LIMITS)] = form_section(
-            limits_fields(), collapsed=not reveal
+            limits_fields(models), collapsed=not reveal
         )
     schema[probatio.Required(SECTION_SERVER)] = form_section(server, collapsed=True)
     schema[probatio.Required(SECTION_USAGE)] = form_section(
@@ -316,8 +317,8 @@ def memory_fields() -> dict[Any, Any]:
     }
 
 
-def limits_fields() -> dict[Any, Any]:
-    """The limits and timing section."""
+def limits_fields(models: list[str]) -> dict[Any, Any]:
+    """The limits and timing section; `models`: the connection's, to describe pictures."""
     return {
         probatio.Required(
             CONF_MAX_ITERATIONS, default=DEFAULT_MAX_ITERATIONS
@@ -340,6 +341,7 @@ def limits_fields() -> dict[Any, Any]:
         probatio.Required(
             CONF_CAMERA_IMAGE_QUALITY, default=DEFAULT_CAMERA_IMAGE_QUALITY
         ): whole_number(low=30, high=95),
+        probatio.Optional(CONF_CAMERA_DESCRIBER): model_choice(sorted(models)),
         probatio.Required(
             CONF_TEMPERATURE, default=DEFAULT_TEMPERATURE
         ): NumberSelector(NumberSelectorConfig(min=0, max=2, step=0.05)),

@@ -14,9 +14,10 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
+from ..agent.describer import DescriberError
 from ..const import DOMAIN, LOGGER, TOOL_LOOK_AT_CAMERA
 from ..tasks.attachments import downscaled_jpeg, image_part
-from ..tool_options import Snapshot, snapshots_of, tool_options_of
+from ..tool_options import Snapshot, describer_of, snapshots_of, tool_options_of
 from .entities import EntityInfo, exposed_entities, is_exposed
 from .errors import refuse
 from .search import find
@@ -62,6 +63,7 @@ class LookAtCameraTool(llm.Tool):
         llm_context: llm.LLMContext,
     ) -> llm.ToolResult:
         """Snapshot the camera meant, downscaled, for the model's next request."""
+        started = hass.loop.time()
         snapshots = snapshots_of(llm_context)
         if snapshots is None:  # not our agent's turn: nobody would show the picture
             return refuse("Only an Agentic Conversation agent can look at cameras.")
@@ -86,13 +88,13 @@ class LookAtCameraTool(llm.Tool):
                 hint="Ask the user which one, or call again with its name.",
             )
         chosen = matches[0]
+        options = tool_options_of(llm_context)
         try:
             image = await camera.async_get_image(
                 hass, chosen.entity_id, timeout=SNAPSHOT_TIMEOUT
             )
             # What a model needs to tell who is at a door (768 pixels by default);
             # a 4K frame is 20 times the bytes, and as many seconds to send and read.
-            options = tool_options_of(llm_context)
             data = await hass.async_add_executor_job(
                 downscaled_jpeg,
                 image.content,
@@ -106,7 +108,29 @@ class LookAtCameraTool(llm.Tool):
                 hint="Tell the user the camera did not answer.",
             )
         label = f"[image from {chosen.name}, {dt_util.now():%H:%M}]"
-        snapshots.append(Snapshot(label, image_part("image/jpeg", data)))
+        part = image_part("image/jpeg", data)
+        describer = describer_of(llm_context)
+        if options.sees_images is False and describer is not None:
+            # The agent's model cannot see: it reads another model's description.
+            try:
+                # Its own error, a little before the tool's deadline cuts it off.
+                left = describer.timeout - (hass.loop.time() - started) - 0.5
+                description = await describer.async_describe(chosen.name, part, left)
+            except DescriberError as err:
+                LOGGER.info("%s gave no description: %s", describer.model, err)
+                return refuse(
+                    f"The picture from {chosen.name} could not be described ({err}).",
+                    hint="Tell the user the camera picture could not be looked at.",
+                )
+            return llm.ToolResult(
+                data={
+                    "camera": chosen.name,
+                    "image": label,
+                    "description": description,
+                    "note": "Answer the user from this description of the picture.",
+                }
+            )
+        snapshots.append(Snapshot(label, part))
         result: dict[str, Any] = {
             "camera": chosen.name,
             "image": label,

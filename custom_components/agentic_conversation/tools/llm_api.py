@@ -4,7 +4,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..const import LLM_API_ID, MEMORY_TOOLS, TOOL_LOOK_AT_CAMERA
-from ..tool_options import memory_of, snapshots_of, tool_options_of
+from ..tool_options import describer_of, memory_of, snapshots_of, tool_options_of
 from .camera import LookAtCameraTool, any_camera_exposed
 from .memory import ForgetTool, RecallTool, RememberTool
 from .search import SearchEntitiesTool
@@ -42,7 +42,8 @@ def agentic_tools(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[llm.
     The memory tools only where there is a memory: our agent's turn. An MCP client
     (HA's mcp_server) or another integration's agent would only get an error from them.
     The camera tool only in our agent's turn (which shows the picture), with a camera
-    exposed, for a model whose server does not say it is blind.
+    exposed, for a model whose server does not say it is blind, or one that has a
+    model on its connection to describe the picture for it.
     """
     options = tool_options_of(llm_context)
     enabled = options.enabled_tools
@@ -50,7 +51,7 @@ def agentic_tools(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[llm.
         enabled -= set(MEMORY_TOOLS)
     if (
         snapshots_of(llm_context) is None
-        or options.sees_images is False
+        or (options.sees_images is False and describer_of(llm_context) is None)
         or (TOOL_LOOK_AT_CAMERA in enabled and not any_camera_exposed(hass))
     ):
         enabled -= {TOOL_LOOK_AT_CAMERA}

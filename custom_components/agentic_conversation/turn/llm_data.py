@@ -4,8 +4,17 @@ from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.exceptions import Unauthorized
 
-from ..const import CONF_CONFIRM_ENTITIES, CONF_MODEL, DOMAIN
+from ..agent.describer import Describer
+from ..const import (
+    CONF_CAMERA_DESCRIBER,
+    CONF_CONFIRM_ENTITIES,
+    CONF_MODEL,
+    CONF_TOOL_TIMEOUT,
+    DEFAULT_TOOL_TIMEOUT,
+    DOMAIN,
+)
 from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
+from ..provider_factory import describer_provider
 from ..replies import Fallback, Problem, async_render
 from ..safety.confirmation import ConfirmationGate
 from ..tasks.attachments import async_model_sees_images
@@ -41,6 +50,7 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
         ToolOptions.from_options(options, sees_images=sees_images),
         gate=gate,
         memory=agent_memory(turn.entry, turn.subentry),
+        describer=_describer(turn) if sees_images is False else None,
     )
     # The caller's extra prompt lasts the conversation; facts are read every turn.
     # HA keeps the joined text: while the facts are unchanged, HA 2026.11+ keeps
@@ -65,3 +75,16 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
         speech = await async_render(turn.hass, user_input.language, Fallback(problem))
         return Ending(speech, problem=problem)
     return None
+
+
+def _describer(turn: TurnContext) -> Describer | None:
+    """The agent's describing model, for its model that cannot see; None if unset."""
+    model = str(turn.options.get(CONF_CAMERA_DESCRIBER) or "").strip()
+    if not model:
+        return None
+    return Describer(
+        describer_provider(turn.entry, turn.subentry, model),
+        model,
+        turn.user_input.text,
+        float(turn.options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
+    )
