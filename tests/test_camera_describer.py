@@ -7,13 +7,18 @@ clear tool error, and the agent's model still answers.
 """
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 
 from custom_components.agentic_conversation.const import (
     CONF_CAMERA_DESCRIBER,
+    CONF_MODEL,
     CONF_TOOL_TIMEOUT,
+    DOMAIN,
 )
+from tests.agent_form import LIMITS, nest, sections, selectors, submit
 from tests.camera_home import (
     ANSWER,
     BLIND,
@@ -29,7 +34,7 @@ from tests.camera_home import (
     tool_result,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
-from tests.helpers import converse, speech
+from tests.helpers import add_agent, converse, speech
 
 DESCRIBER = "vision-describer"
 DESCRIPTION = "A person in a red coat stands at the front door, holding a parcel."
@@ -157,3 +162,50 @@ async def test_a_describer_too_slow_is_a_clear_error(
         "error": "The picture from Front door camera could not be described (timeout).",
         "hint": "Tell the user the camera picture could not be looked at.",
     }
+
+
+async def test_the_describer_is_chosen_in_the_agent_form(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """One of the connection's models, or typed; emptied, none is stored."""
+    await add_agent(ha_core, fake_llm)
+    (entry,) = ha_core.config_entries.async_entries(DOMAIN)
+    assert isinstance(entry, MockConfigEntry)
+    (agent,) = entry.subentries.values()
+
+    for typed, stored in ((DESCRIBER, DESCRIBER), ("", None)):
+        result = await entry.start_subentry_reconfigure_flow(ha_core, agent.subentry_id)
+        if LIMITS not in sections(result):  # shown with the recommended settings off
+            result = await ha_core.config_entries.subentries.async_configure(
+                result["flow_id"],
+                nest({CONF_MODEL: MODEL}, recommended=False, tuning=False),
+            )
+        choice = selectors(result)[CONF_CAMERA_DESCRIBER].config
+        assert choice["options"] == [MODEL]
+        assert choice["custom_value"] is True
+        result = await submit(
+            ha_core, result, {CONF_MODEL: MODEL, CONF_CAMERA_DESCRIBER: typed}
+        )
+        await ha_core.async_block_till_done()
+
+        assert result["type"] is FlowResultType.ABORT
+        assert entry.subentries[agent.subentry_id].data.get(CONF_CAMERA_DESCRIBER) == (
+            stored
+        )
+
+
+@pytest.mark.usefixtures("cameras")
+async def test_a_describers_flood_is_cut(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """10 MB and a lone surrogate from the describer: 2000 safe characters read."""
+    agent = await camera_agent(
+        ha_core, fake_llm, props=BLIND, **{CONF_CAMERA_DESCRIBER: DESCRIBER}
+    )
+    fake_llm.script([LOOK, Reply.text("\ud800" + "x" * 10_000_000), Reply.text(ANSWER)])
+
+    heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == ANSWER
+    description = tool_result(fake_llm.requests[2])["result"]["description"]
+    assert description == "\ufffd" + "x" * 1999
