@@ -113,8 +113,10 @@ class LookAtCameraTool(llm.Tool):
         if options.sees_images is False and describer is not None:
             # The agent's model cannot see: it reads another model's description.
             try:
-                # Its own error, a little before the tool's deadline cuts it off.
-                left = describer.timeout - (hass.loop.time() - started) - 0.5
+                # Its own error, a second or a tenth before the tool's deadline cuts
+                # it off: a busy home still hears why rather than a bare timeout.
+                margin = max(1.0, describer.timeout / 10)
+                left = describer.timeout - (hass.loop.time() - started) - margin
                 description = await describer.async_describe(chosen.name, part, left)
             except DescriberError as err:
                 LOGGER.info("%s gave no description: %s", describer.model, err)
