@@ -1,14 +1,17 @@
 """A real Home Assistant for benchmarks, with our agent (and others) on a fake LLM.
 
-Uses pytest-homeassistant-custom-component's test instance (temporary config, no
-network) outside pytest, and tests/fake_llm.py as the zero-latency server.
+Uses pytest-homeassistant-custom-component's test instance (no network) outside
+pytest, in a temporary config folder, and tests/fake_llm.py as the zero-latency server.
 """
 
+import asyncio
 from collections.abc import AsyncIterator
 import contextlib
 from pathlib import Path
 import platform
+import shutil
 import sys
+import tempfile
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,16 +45,24 @@ def machine() -> str:
 
 @contextlib.asynccontextmanager
 async def home_with_server() -> AsyncIterator[tuple[HomeAssistant, FakeLLM]]:
-    """A running hass that can load our integration, and the fake LLM."""
-    async with (
-        async_test_home_assistant() as hass,
-        FakeLLM() as server,
-    ):
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-        for component in ("homeassistant", "conversation", "intent"):
-            assert await async_setup_component(hass, component, {})
-        yield hass, server
-        await hass.async_stop(force=True)
+    """A running hass that can load our integration, and the fake LLM.
+
+    Its config folder is its own: the plugin's default one is shared with the test
+    suite, which a bench's files (the shopping list's) would change.
+    """
+    config_dir = await asyncio.to_thread(tempfile.mkdtemp, prefix="agentic-bench-")
+    try:
+        async with (
+            async_test_home_assistant(config_dir=config_dir) as hass,
+            FakeLLM() as server,
+        ):
+            hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
+            for component in ("homeassistant", "conversation", "intent"):
+                assert await async_setup_component(hass, component, {})
+            yield hass, server
+            await hass.async_stop(force=True)
+    finally:
+        await asyncio.to_thread(shutil.rmtree, config_dir, True)
 
 
 async def add_agent(
