@@ -16,13 +16,16 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
+from custom_components.agentic_conversation.config_flow import default_agent_options
 from custom_components.agentic_conversation.const import (
     COMPACT_API_ID,
     CONF_CAMERA_IMAGE_QUALITY,
     CONF_CAMERA_IMAGE_SIZE,
+    CONF_MODEL,
     DOMAIN,
 )
 from custom_components.agentic_conversation.diagnostics import (
@@ -283,3 +286,55 @@ async def test_compact_home_control_looks_at_two_cameras_in_one_round(
     text = second["messages"][-1]["content"][0]["text"]
     assert text.startswith("[image from Front door camera, ")
     assert text.endswith("The user said: What do the cameras show?")
+
+
+@pytest.mark.parametrize("door", ["async_converse", "pipeline"])
+async def test_a_new_agent_looks_rather_than_asking_the_people(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    cameras: dict[str, FakeCamera],
+    door: str,
+) -> None:
+    """Local first on (a new agent's default) and a person at home.
+
+    Home Assistant's own sentences take the question as one of the people's zones
+    ("No"); like its pipeline, local first leaves a state question to the model.
+    """
+    assert await async_setup_component(
+        ha_core, "person", {"person": [{"id": "alice", "name": "Alice"}]}
+    )
+    async_expose_entity(ha_core, "conversation", "person.alice", True)
+    fake_llm.props_body = SEES
+    options = {k: v for k, v in default_agent_options([]).items() if k != CONF_MODEL}
+    agent = await add_agent(
+        ha_core, fake_llm, apis=options.pop(CONF_LLM_HASS_API), **options
+    )
+    assert await async_setup_component(ha_core, "intent", {})
+    assert speech(await converse(ha_core, "conversation.home_assistant", QUESTION)) == (
+        "No"
+    )
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": "front door"})]), Reply.text(ANSWER)]
+    )
+
+    if door == "pipeline":
+        assert await async_setup_component(ha_core, "assist_pipeline", {})
+        ws = await hass_ws_client(ha_core)
+        await use_pipeline(ws, agent)
+        output, _ = await run_pipeline(ha_core, ws, await hass_client(), QUESTION)
+        await ws.close()
+        assert recorder.said == [ANSWER]
+        heard = output["response"]["speech"]["plain"]["speech"]
+    else:
+        heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == ANSWER
+    assert len(fake_llm.requests) == 2
+    assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
+    (image,) = image_parts(fake_llm.requests[1])
+    assert decoded(image).size == (768, 576)
+    assert cameras["front"].asked == 1

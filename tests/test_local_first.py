@@ -336,3 +336,74 @@ async def test_a_risky_command_asked_again_locally_is_reasked_then_dropped(
     assert dropped.continue_conversation is False
     assert states(hass) == before  # still locked
     assert fake_llm.requests == []
+
+
+async def test_a_state_question_goes_to_a_model_that_can_act(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """As HA's pipeline does when it prefers local handling: not answered locally.
+
+    Home Assistant's own agent answers it ("No, off"); the model is asked instead, and
+    the recognition leaves nothing in its history.
+    """
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+    fake_llm.script([Reply.text("The desk lamp is off.")])
+
+    result = await _converse(hass, agent, "is the desk lamp on")
+
+    assert _speech(result.as_dict()) == "The desk lamp is off."
+    assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
+    assert fake_llm.requests[0]["messages"][-1]["content"] == "is the desk lamp on"
+    assert states(hass) == before
+    events = trace.async_get_traces()[-1].as_dict()["events"]
+    details = [
+        e["data"]
+        for e in events
+        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert [d for d in details if "local_first" in d] == [
+        {"local_first": "for_the_model", "intents": ["HassGetState"]}
+    ]
+    ha_says = await _converse(
+        hass, "conversation.home_assistant", "is the desk lamp on"
+    )
+    assert _speech(ha_says.as_dict()) == "No, off"
+
+
+async def test_a_compound_command_then_a_question(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """What ran before the question is done and kept; the question is the model's."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+    turn_on = await offered_name(hass, NEW_AGENT_APIS, "HassTurnOn")
+    fake_llm.script(
+        [Reply.text("The desk lamp is off."), Reply.text("You're welcome.")]
+    )
+
+    first = await _converse(
+        hass, agent, "turn on the kitchen ceiling and is the desk lamp on"
+    )
+    second = await _converse(hass, agent, "thanks", first.conversation_id)
+
+    assert _speech(first.as_dict()) == "The desk lamp is off."
+    assert _speech(second.as_dict()) == "You're welcome."
+    assert states(hass) == before | {CEILING: "on"}
+    # The question's recognition is not in the history; the command's call is.
+    sent = fake_llm.requests[1]["messages"]
+    assert [m["role"] for m in sent] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
+    (call,) = sent[2]["tool_calls"]
+    assert call["function"]["name"] == turn_on
+    assert json.loads(sent[3]["content"])["speech"]["plain"]["speech"] == (
+        "Turned on the light"
+    )

@@ -16,6 +16,7 @@ from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation.agent_manager import get_agent_manager
+from homeassistant.components.media_player.const import INTENT_MEDIA_SEARCH_AND_PLAY
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
@@ -24,6 +25,11 @@ from .replies import async_phrase
 from .safety.risk import intent_effects, risk_of
 
 NEEDS_MODEL = "local_needs_model"
+
+# What Home Assistant's own voice pipeline, preferring local handling, still leaves to
+# a conversation agent: a state question, which its sentences misread ("is anyone at
+# the front door?" is asked of the people's zones: "No"), and a media search.
+FOR_THE_MODEL = frozenset({intent.INTENT_GET_STATE, INTENT_MEDIA_SEARCH_AND_PLAY})
 
 
 class LocalStatus(StrEnum):
@@ -34,6 +40,7 @@ class LocalStatus(StrEnum):
     NO_MATCH = "no_match"  # no sentence matched
     NO_TARGET = "no_target"  # an intent matched, its names or area did not (ambiguous)
     FAILED = "failed"  # an intent matched and failed while it ran
+    FOR_THE_MODEL = "for_the_model"  # one the caller leaves to the model: not run
 
 
 @dataclass
@@ -81,16 +88,28 @@ async def async_run_local_route(
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     ask_before: Iterable[str],
+    for_the_model: Iterable[str] = (),
 ) -> LocalOutcome:
-    """Let HA's default agent recognise and run the words, each intent risk-checked."""
+    """Let HA's default agent recognise and run the words, each intent risk-checked.
+
+    An intent in `for_the_model` is not run: the outcome says so (what ran before it
+    in a compound command stays done).
+    """
     asked_before = frozenset(ask_before)
+    left_to_model = frozenset(for_the_model)
     llm_context = user_input.as_llm_context(DOMAIN)
     language = user_input.language or hass.config.language
     recognised: list[str] = []
     held: list[tuple[str, dict[str, Any]]] = []
+    left: list[str] = []
 
     async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
         recognised.append(name)
+        if name in left_to_model:
+            left.append(name)
+            not_run = intent.IntentResponse(language=language)
+            not_run.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, "")
+            return not_run
         arguments = {slot: value.get("value") for slot, value in slots.items()}
         effects = intent_effects(hass, name, arguments, llm_context)
         if not any(risk_of(hass, effect, asked_before) for effect in effects):
@@ -117,6 +136,8 @@ async def async_run_local_route(
         # what came before it ran, nothing after it did; the user hears what is missing.
         refusal = await async_phrase(hass, language, NEEDS_MODEL)
         return LocalOutcome(LocalStatus.RISKY, refusal, recognised, _names(held), held)
+    if left:
+        return LocalOutcome(LocalStatus.FOR_THE_MODEL, None, recognised)
     if response is None:
         return LocalOutcome(LocalStatus.NO_MATCH, None, recognised)
     speech = response.speech.get("plain", {}).get("speech")

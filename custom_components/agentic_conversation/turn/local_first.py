@@ -10,7 +10,10 @@ local route's full recognition runs in the user's language with the satellite's 
   "yes" runs it through the offered intent tool (the settle stage);
 - a command that failed is told in HA's words when the model cannot act (it could not
   do better); anything else (not recognised, no such device, ambiguous) goes to the
-  model as if the option were off: the attempt leaves nothing in the chat log.
+  model as if the option were off: the attempt leaves nothing in the chat log;
+- a state question or a media search goes to a model that can act, not run, as HA's
+  own pipeline leaves them to the agent: "is anyone at the front door?" is then looked
+  at (a camera, the door's sensors), not answered "No" from the people's zones.
 
 Recognition runs against a copy of the chat log; only a handled turn's intent calls
 and results are written into the real one (under the names the model is offered), so
@@ -28,7 +31,12 @@ from homeassistant.helpers import llm
 from homeassistant.util.ulid import ulid_now
 
 from ..agent import Route
-from ..basic_assistant import LocalOutcome, LocalStatus, async_run_local_route
+from ..basic_assistant import (
+    FOR_THE_MODEL,
+    LocalOutcome,
+    LocalStatus,
+    async_run_local_route,
+)
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
 from ..done_actions import Action
 from ..languages import understood
@@ -78,8 +86,12 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         turn.user_input,
         scratch,
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+        for_the_model=() if model_cannot_act(turn) else FOR_THE_MODEL,
     )
     added = scratch.content[len(chat_log.content) :]
+    if outcome.status is LocalStatus.FOR_THE_MODEL:
+        # What a compound command did before the question is done: the model knows.
+        _copy(chat_log, api, added, skip=FOR_THE_MODEL)
     if outcome.status is LocalStatus.DONE or (
         outcome.status is LocalStatus.FAILED
         and outcome.speech
@@ -163,19 +175,29 @@ def _copy(
     chat_log: conversation.ChatLog,
     api: llm.APIInstance,
     added: Sequence[conversation.Content],
+    skip: frozenset[str] = frozenset(),
 ) -> None:
-    """The recognised intents' calls and results, under the names the model knows."""
+    """The recognised intents' calls and results, under the names the model knows.
+
+    Those of the intents in `skip` (not run) are left out.
+    """
     offered = {intent: name for name, intent in intent_types(api).items()}
     for content in added:
         if isinstance(content, conversation.AssistantContent) and content.tool_calls:
+            calls = [call for call in content.tool_calls if call.tool_name not in skip]
+            if not calls and not content.content:
+                continue
             content = replace(
                 content,
                 tool_calls=[
                     replace(call, tool_name=offered.get(call.tool_name, call.tool_name))
-                    for call in content.tool_calls
-                ],
+                    for call in calls
+                ]
+                or None,
             )
         elif isinstance(content, conversation.ToolResultContent):
+            if content.tool_name in skip:
+                continue
             content = replace(
                 content, tool_name=offered.get(content.tool_name, content.tool_name)
             )
