@@ -274,7 +274,10 @@ def states(hass: HomeAssistant) -> dict[str, str]:
 
 
 async def async_run_local(
-    hass: HomeAssistant, text: str, ask_before: list[str]
+    hass: HomeAssistant,
+    text: str,
+    ask_before: list[str],
+    for_the_model: frozenset[str] = frozenset(),
 ) -> LocalOutcome:
     """The local route's outcome for these words, in a fresh chat log."""
     context = Context()
@@ -291,4 +294,6 @@ async def async_run_local(
         open_chat_session(hass, context) as session,
         conversation.async_get_chat_log(hass, session, user_input) as chat_log,
     ):
-        return await async_run_local_route(hass, user_input, chat_log, ask_before)
+        return await async_run_local_route(
+            hass, user_input, chat_log, ask_before, for_the_model
+        )

@@ -1,8 +1,13 @@
 """What the local route tells a caller: recognised intents, risky ones, how it ended."""
 
+import pytest
+
 from homeassistant.core import HomeAssistant
 
-from custom_components.agentic_conversation.basic_assistant import LocalStatus
+from custom_components.agentic_conversation.basic_assistant import (
+    FOR_THE_MODEL,
+    LocalStatus,
+)
 
 from .home import async_build_home, async_run_local, states
 
@@ -56,3 +61,35 @@ async def test_a_compound_command_stops_at_its_risky_part(
     )
     assert states(ha_core)["lock.front_door"] == "locked"
     assert states(ha_core)["light.desk_lamp"] == "on"
+
+
+@pytest.mark.parametrize(
+    ("text", "intents", "changes"),
+    [
+        # Run, HA would say "Sorry, no device supports the required features".
+        ("play jazz on the living room tv", ["HassMediaSearchAndPlay"], {}),
+        ("is the desk lamp on", ["HassGetState"], {}),
+        # What comes before the question runs; the question does not.
+        (
+            "turn on the kitchen ceiling and is the desk lamp on",
+            ["HassTurnOn", "HassGetState"],
+            {"light.kitchen_ceiling": "on"},
+        ),
+    ],
+)
+async def test_a_question_for_the_model_is_not_run(
+    ha_core: HomeAssistant, text: str, intents: list[str], changes: dict[str, str]
+) -> None:
+    """Left to the model: recognised, neither run nor answered."""
+    await async_build_home(ha_core)
+    before = states(ha_core)
+
+    outcome = await async_run_local(ha_core, text, [], FOR_THE_MODEL)
+
+    assert (outcome.status, outcome.intents, outcome.speech, outcome.answered) == (
+        LocalStatus.FOR_THE_MODEL,
+        intents,
+        None,
+        False,
+    )
+    assert states(ha_core) == before | changes
