@@ -68,6 +68,17 @@ def _route_sensor(hass: HomeAssistant) -> str:
     return state.state
 
 
+def _local_first_details(turn: int) -> list[dict[str, Any]]:
+    """What the local stage traced in a turn (-1: the last) before the model's."""
+    events = trace.async_get_traces()[turn].as_dict()["events"]
+    return [
+        e["data"]
+        for e in events
+        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "local_first" in e["data"]
+    ]
+
+
 @pytest.mark.parametrize("door", DOORS)
 async def test_commands_locally_risky_asked_chat_to_the_model(
     home: HomeAssistant,
@@ -175,14 +186,8 @@ async def test_what_ha_cannot_place_goes_to_the_model(
     # The failed attempt left nothing in the model's history.
     assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
     assert states(hass) == before
-    events = trace.async_get_traces()[-2].as_dict()["events"]
-    details = [
-        e["data"]
-        for e in events
-        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
-    ]
     # (The home has a garage door: HassTurnOn is recognised, its target is not.)
-    assert [d for d in details if "local_first" in d] == [
+    assert _local_first_details(-2) == [
         {"local_first": "no_target", "intents": ["HassTurnOn"]}
     ]
 
@@ -357,13 +362,7 @@ async def test_a_state_question_goes_to_a_model_that_can_act(
     assert [m["role"] for m in fake_llm.requests[0]["messages"]] == ["system", "user"]
     assert fake_llm.requests[0]["messages"][-1]["content"] == "is the desk lamp on"
     assert states(hass) == before
-    events = trace.async_get_traces()[-1].as_dict()["events"]
-    details = [
-        e["data"]
-        for e in events
-        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
-    ]
-    assert [d for d in details if "local_first" in d] == [
+    assert _local_first_details(-1) == [
         {"local_first": "for_the_model", "intents": ["HassGetState"]}
     ]
     ha_says = await _converse(
