@@ -91,7 +91,8 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
     added = scratch.content[len(chat_log.content) :]
     if outcome.status is LocalStatus.FOR_THE_MODEL:
         # What a compound command did before the question is done: the model knows.
-        _copy(chat_log, api, added, skip=FOR_THE_MODEL)
+        # (The question itself was not run, so it left nothing to copy.)
+        _copy(chat_log, api, added)
     if outcome.status is LocalStatus.DONE or (
         outcome.status is LocalStatus.FAILED
         and outcome.speech
@@ -175,29 +176,19 @@ def _copy(
     chat_log: conversation.ChatLog,
     api: llm.APIInstance,
     added: Sequence[conversation.Content],
-    skip: frozenset[str] = frozenset(),
 ) -> None:
-    """The recognised intents' calls and results, under the names the model knows.
-
-    Those of the intents in `skip` (not run) are left out.
-    """
+    """The recognised intents' calls and results, under the names the model knows."""
     offered = {intent: name for name, intent in intent_types(api).items()}
     for content in added:
         if isinstance(content, conversation.AssistantContent) and content.tool_calls:
-            calls = [call for call in content.tool_calls if call.tool_name not in skip]
-            if not calls and not content.content:
-                continue
             content = replace(
                 content,
                 tool_calls=[
                     replace(call, tool_name=offered.get(call.tool_name, call.tool_name))
-                    for call in calls
-                ]
-                or None,
+                    for call in content.tool_calls
+                ],
             )
         elif isinstance(content, conversation.ToolResultContent):
-            if content.tool_name in skip:
-                continue
             content = replace(
                 content, tool_name=offered.get(content.tool_name, content.tool_name)
             )
