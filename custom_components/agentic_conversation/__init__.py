@@ -24,7 +24,7 @@ from .runtime import (
 )
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
-from .usage.budget import async_forget_budgets, async_start_budgets
+from .usage.budgets import async_forget_budgets, async_start_budgets
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -117,9 +117,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
         conversations=conversations,
         memory=memory,
     )
-    budgets = await async_start_budgets(
-        hass, list(metered_subentries(entry)), entry.runtime_data.usage
-    )
+    budgets = await async_start_budgets(hass, list(metered_subentries(entry)))
     entry.runtime_data.budgets = budgets
     for budget in budgets.values():
         entry.async_on_unload(budget.async_stop)

@@ -1,7 +1,8 @@
 """The LLM provider of an agent: its options over the connection's shared client.
 
 The primary model is retried once and backed by the agent's fallback model, on this
-connection or another one of this integration, if one is set.
+connection or another one of this integration, if one is set. Each request made is
+counted (and held to the budget) on its own, at the prices of the model that served it.
 """
 
 from collections.abc import Callable, Mapping
@@ -52,6 +53,7 @@ from .runtime import AgenticConfigEntry
 from .server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .server.faults import async_note_outcome
 from .usage.meter import UsageMeter
+from .usage.prices import Prices, model_prices
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
 _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
@@ -62,7 +64,8 @@ def build_provider(
 ) -> LLMProvider:
     """The provider for an agent's (or AI task's) options.
 
-    It reports to the subentry's route state, and each call's usage to its meter.
+    It reports to the subentry's route state, and each request's usage to its meter
+    and budget.
     """
     options = subentry.data
     fallback = split_fallback(options.get(CONF_FALLBACK_MODEL), entry.entry_id)
@@ -83,10 +86,15 @@ def build_provider(
             entry.async_start_reauth(hass)
 
     routes = entry.runtime_data.routes
-    meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
-    provider = FallbackProvider(
-        RetryingProvider(primary),
-        _ConnectionModel(hass, *fallback, options) if fallback else None,
+
+    # Every request is metered on its own (each retry, the fallback's at its prices):
+    # each holds its estimate from the budget first, and counts what it spent.
+    def metered(provider: LLMProvider, prices: Prices | None = None) -> LLMProvider:
+        return _metered(entry, subentry, provider, prices)
+
+    return FallbackProvider(
+        RetryingProvider(metered(primary)),
+        _ConnectionModel(hass, *fallback, options, metered) if fallback else None,
         routes.setdefault(subentry.subentry_id, RouteState()),
         on_primary_error=on_primary_error,
         # A server that is up but set up wrongly: a Repair naming the fix, until it
@@ -94,15 +102,6 @@ def build_provider(
         on_primary_outcome=lambda error: async_note_outcome(
             hass, entry, subentry, error
         ),
-    )
-    # Who answered, whichever model: the usage counts (and is traced) all the same,
-    # and each call is checked against the budget first (at the answer's cap).
-    budget = entry.runtime_data.budgets.get(subentry.subentry_id)
-    return MeteredProvider(
-        provider,
-        meter.record,
-        budget=budget.admits if budget is not None else None,
-        answer_tokens=int(options.get(CONF_MAX_TOKENS) or DEFAULT_MAX_TOKENS),
     )
 
 
@@ -113,13 +112,26 @@ def describer_provider(
 
     Counted in the agent's usage and held to its budget like its own model.
     """
+    return _metered(entry, subentry, _openai(entry, model, subentry.data))
+
+
+def _metered(
+    entry: AgenticConfigEntry,
+    subentry: ConfigSubentry,
+    provider: LLMProvider,
+    prices: Prices | None = None,
+) -> LLMProvider:
+    """Each request of the provider counted in the subentry's usage and budget.
+
+    `prices`: the model's own, when it is not the subentry's (a fallback's).
+    """
     options = subentry.data
     meter = entry.runtime_data.usage.setdefault(subentry.subentry_id, UsageMeter())
     budget = entry.runtime_data.budgets.get(subentry.subentry_id)
     return MeteredProvider(
-        _openai(entry, model, options),
-        meter.record,
-        budget=budget.admits if budget is not None else None,
+        provider,
+        lambda usage: meter.record(usage, prices),
+        budget=budget.priced(prices) if budget is not None else None,
         answer_tokens=int(options.get(CONF_MAX_TOKENS) or DEFAULT_MAX_TOKENS),
     )
 
@@ -191,11 +203,13 @@ class _ConnectionModel(WrappedProvider):
         entry_id: str,
         model: str,
         options: Mapping[str, Any],
+        metered: Callable[[LLMProvider, Prices | None], LLMProvider],
     ) -> None:
         self._hass = hass
         self._entry_id = entry_id
         self._model = model
         self._options = options
+        self._metered = metered
         self._client: openai.AsyncOpenAI | None = None
         self._provider: RetryingProvider | None = None
 
@@ -212,7 +226,9 @@ class _ConnectionModel(WrappedProvider):
             raise LLMConnectionError("the fallback model's connection is not loaded")
         if self._provider is None or self._client is not entry.runtime_data.client:
             self._client = entry.runtime_data.client
+            # Priced at what its connection sets for it (read when it reloads).
+            prices = model_prices(self._hass, self._entry_id, self._model)
             self._provider = RetryingProvider(
-                _openai(entry, self._model, self._options)
+                self._metered(_openai(entry, self._model, self._options), prices)
             )
         return await call.ask(self._provider)

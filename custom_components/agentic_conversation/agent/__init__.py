@@ -36,7 +36,7 @@ from .fallback_provider import FallbackProvider
 from .limits import LoopLimits
 from .loop import AgenticLoop, EventCallback
 from .messages import Message, UserContent
-from .metered_provider import BudgetCheck, MeteredProvider
+from .metered_provider import Hold, MeteredProvider, Spending
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
@@ -63,7 +63,6 @@ from .usage import Usage, UsageCallback
 
 __all__ = [
     "AgenticLoop",
-    "BudgetCheck",
     "CHARS_PER_TOKEN",
     "Call",
     "CircuitBreaker",
@@ -91,7 +90,9 @@ __all__ = [
     "LoopLimits",
     "LoopResult",
     "Message",
+    "Hold",
     "MeteredProvider",
+    "Spending",
     "OpenAICompatibleProvider",
     "PreparedCall",
     "RepairingDispatcher",

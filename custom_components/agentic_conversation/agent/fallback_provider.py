@@ -14,6 +14,7 @@ import logging
 from .errors import (
     LLMAuthError,
     LLMBadRequestError,
+    LLMBudgetError,
     LLMConnectionError,
     LLMError,
     LLMFirstTokenTimeoutError,
@@ -93,6 +94,8 @@ class FallbackProvider(WrappedProvider):
             watch = StreamWatch(call.on_delta, call.on_tool_call)
             try:
                 response = await watch.call(call).ask(self._primary)
+            except LLMBudgetError:
+                raise  # not sent: neither the primary's fault nor the fallback's turn
             except LLMError as err:
                 if self._on_primary_outcome is not None:
                     self._on_primary_outcome(err)
@@ -134,6 +137,8 @@ class FallbackProvider(WrappedProvider):
         _LOGGER.info("Asking the fallback model (%s)", reason)
         try:
             response = await call.ask(self._fallback)
+        except LLMBudgetError:
+            raise  # not sent: the budget is spent, the model is not down
         except LLMError as err:
             _LOGGER.warning("The fallback model failed too: %s", err)
             state.report(Route.DOWN, reason=reason, error=f"fallback failed: {err}")

@@ -1,7 +1,7 @@
 """The monthly spending budget of an agent or AI task.
 
 What is spent this period (priced like the cost sensor, or in tokens without a price),
-kept across restarts; the 80 % and 100 % events; the Repair while it is used up. A new
+each request holding its estimate while it runs, kept across restarts; the 80 % and 100 % events; the Repair while it is used up. A new
 period, or a raised budget (saving the options reloads the connection), clears it.
 """
 
@@ -12,7 +12,8 @@ import math
 from typing import Any, TypedDict
 
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.const import EVENT_CORE_CONFIG_UPDATE
+from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
 from homeassistant.helpers.event import async_track_point_in_time
 from homeassistant.helpers.storage import Store
@@ -20,28 +21,25 @@ from homeassistant.util import dt as dt_util
 
 from ..agent import Usage
 from ..const import (
-    CONF_BUDGET,
     CONF_BUDGET_DAY,
-    CONF_PRICE_INPUT,
-    CONF_PRICE_OUTPUT,
     DEFAULT_BUDGET_DAY,
     DOMAIN,
     EVENT_BUDGET,
     LOGGER,
     SUBENTRY_CONVERSATION,
 )
-from .meter import UsageMeter
-from .period import next_start, period_start
+from .period import next_after, next_start, period_start
+from .prices import Prices, cost, prices_of
 
 ALERTS = (80, 100)
 TOKENS = "tokens"
-_MILLION = Decimal(1_000_000)
 # Spending is saved this long after it changes (and when the connection unloads).
 _SAVE_DELAY = 10
 
 
-class _Saved(TypedDict):
+class _Saved(TypedDict, total=False):
     start: str
+    resets: str
     unit: str
     limit: str
     spent: str
@@ -71,15 +69,9 @@ def start_day(value: object) -> int:
     return DEFAULT_BUDGET_DAY
 
 
-def _store(hass: HomeAssistant, subentry_id: str) -> Store[_Saved]:
+def store(hass: HomeAssistant, subentry_id: str) -> Store[_Saved]:
+    """Where an agent's (or AI task's) spending is saved."""
     return Store(hass, 1, f"{DOMAIN}.budget.{subentry_id}")
-
-
-async def async_forget_budgets(hass: HomeAssistant, subentry_ids: list[str]) -> None:
-    """The connection is deleted: what its agents and AI tasks spent goes too."""
-    for subentry_id in subentry_ids:
-        await _store(hass, subentry_id).async_remove()
-        ir.async_delete_issue(hass, DOMAIN, issue_id(subentry_id))
 
 
 def issue_id(subentry_id: str) -> str:
@@ -93,50 +85,67 @@ def shown(amount: Decimal) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+class _Hold:
+    """What one request may spend, held from the budget until its usage is known."""
+
+    def __init__(self, budget: Budget, amount: Decimal, prices: Prices | None) -> None:
+        self._budget = budget
+        self.amount = amount
+        self.prices = prices
+        self._settled = False
+
+    def settle(self, usage: Usage | None) -> None:
+        """It spent `usage` (None: the estimate held); once."""
+        if not self._settled:
+            self._settled = True
+            self._budget.settle(self, usage)
+
+
+class _PricedSpending:
+    """A budget as one model's requests see it: held and settled at its prices."""
+
+    def __init__(self, budget: Budget, prices: Prices | None) -> None:
+        self._budget = budget
+        self._prices = prices
+
+    def reserve(self, estimate: Usage) -> _Hold | None:
+        return self._budget.reserve(estimate, self._prices)
+
+
 class Budget:
     """What one agent or AI task may spend in a period, and what it spent."""
 
     def __init__(
-        self,
-        hass: HomeAssistant,
-        subentry: ConfigSubentry,
-        meter: UsageMeter,
-        limit: Decimal,
+        self, hass: HomeAssistant, subentry: ConfigSubentry, limit: Decimal
     ) -> None:
         """A budget of the subentry (`limit`: as read by `budget_of`), empty until loaded."""
         options = subentry.data
         self._hass = hass
         self._subentry = subentry
-        self._meter = meter
         self.limit = limit
         self.day = start_day(options.get(CONF_BUDGET_DAY))
-        prices = tuple(
-            Decimal(str(options.get(key) or 0))
-            for key in (CONF_PRICE_INPUT, CONF_PRICE_OUTPUT)
-        )
-        self._prices = prices if any(prices) else None
+        self._prices = prices_of(options)
         self.unit = hass.config.currency if self._prices else TOKENS
         self.start = period_start(dt_util.now(), self.day)
+        self.resets = next_start(self.start, self.day)
+        """When the next period starts."""
         self.spent = Decimal(0)
+        self.held = Decimal(0)
+        """What requests under way may still spend (their estimates)."""
         self._alerted: set[int] = set()
         self._used_up = False
         """A call was refused: the rest would not pay for the next request."""
-        self._last: Usage | None = None
+        self._last: Decimal | None = None
         """The last request's estimate (not saved: a restart forgets it)."""
         self._listeners: list[Callable[[], None]] = []
         self._unsubscribe: CALLBACK_TYPE | None = None
         self._timer: CALLBACK_TYPE | None = None
-        self._store = _store(hass, subentry.subentry_id)
+        self._store = store(hass, subentry.subentry_id)
 
     @property
     def left(self) -> Decimal:
         """What is left this period (never below nothing)."""
         return max(self.limit - self.spent, Decimal(0))
-
-    @property
-    def resets(self) -> datetime:
-        """When the next period starts."""
-        return next_start(self.start, self.day)
 
     @property
     def is_spent(self) -> bool:
@@ -155,32 +164,44 @@ class Budget:
             self._use_up()
         return self.is_spent
 
-    def amount(self, usage: Usage) -> Decimal:
-        """What a call's usage costs, in the budget's unit."""
+    def amount(self, usage: Usage, prices: Prices | None = None) -> Decimal:
+        """What a call's usage costs in the budget's unit (at `prices`, else its own)."""
         if self._prices is None:
             return Decimal(usage.input_tokens + usage.output_tokens)
-        price_in, price_out = self._prices
-        return (usage.input_tokens * price_in + usage.output_tokens * price_out) / (
-            _MILLION
-        )
+        return cost(usage, prices or self._prices)
+
+    def priced(self, prices: Prices | None) -> _PricedSpending:
+        """The budget for one model's requests: at its prices (None: the budget's)."""
+        return _PricedSpending(self, prices)
 
     @callback
-    def admits(self, estimate: Usage) -> bool:
-        """Whether a request of this estimated usage stays within the budget.
+    def reserve(self, estimate: Usage, prices: Prices | None = None) -> _Hold | None:
+        """Hold what a request of this estimated usage may spend; None: refused.
 
-        A refused request uses the budget up for the period (the event, the Repair).
+        Requests under way count with what they hold. A refused request uses the
+        budget up for the period (the event, the Repair).
         """
         self._roll_if_due()
         if self.is_spent:
-            return False
-        self._last = estimate
-        if self._fits(estimate):
-            return True
-        self._use_up()
-        return False
+            return None
+        amount = self._last = self.amount(estimate, prices)
+        if not self._fits(amount):
+            self._use_up()
+            return None
+        self.held += amount
+        return _Hold(self, amount, prices)
 
-    def _fits(self, estimate: Usage) -> bool:
-        return self.spent + self.amount(estimate) <= self.limit
+    @callback
+    def settle(self, hold: _Hold, usage: Usage | None) -> None:
+        """A request is over: what it spent (its estimate when unknown) is spent."""
+        self.held -= hold.amount
+        self._roll_if_due()
+        self.spent += hold.amount if usage is None else self.amount(usage, hold.prices)
+        self._alert()
+        self._changed()
+
+    def _fits(self, amount: Decimal) -> bool:
+        return self.spent + self.held + amount <= self.limit
 
     @callback
     def _use_up(self) -> None:
@@ -195,30 +216,45 @@ class Budget:
         return lambda: self._listeners.remove(listener)
 
     async def async_start(self) -> None:
-        """Go on from what was saved in this period; hear the meter; wait for the next."""
+        """Go on from what was saved in this period; wait for the next."""
         saved = await self._store.async_load()
         # Spent in another unit (a price set or removed since) cannot be counted on.
-        if (
-            saved is not None
-            and saved.get("start") == self.start.isoformat()
-            and saved.get("unit") == self.unit
-        ):
+        if saved is not None and saved.get("unit") == self.unit:
             try:
                 self._restore(saved)
-            except KeyError, TypeError, InvalidOperation:
+            except KeyError, TypeError, ValueError, InvalidOperation:
                 LOGGER.warning(
                     "%s: the budget's saved spending is unreadable; from 0",
                     self._subentry.title,
                 )
+                self.start = period_start(dt_util.now(), self.day)
+                self.resets = next_start(self.start, self.day)
                 self.spent, self._alerted, self._used_up = Decimal(0), set(), False
         self._sync_issue()
-        self._unsubscribe = self._meter.add_listener(self._record)
+        self._unsubscribe = self._hass.bus.async_listen(
+            EVENT_CORE_CONFIG_UPDATE, self._zone_changed
+        )
         self._schedule()
 
     def _restore(self, saved: _Saved) -> None:
+        """Go on with the saved period while it runs, whatever the zone or day now.
+
+        Its end moves to the first start of a period as now set (the day, HA's time
+        zone): a new start day takes effect from the next period.
+        """
+        start = datetime.fromisoformat(saved["start"])
+        ends = (
+            datetime.fromisoformat(saved["resets"])
+            if "resets" in saved  # saved before the end was
+            else next_start(start, self.day)
+        )
+        now = dt_util.now()
+        if start.tzinfo is None or ends.tzinfo is None or not start <= now < ends:
+            return  # a period that is over: this one starts from nothing
         spent = Decimal(saved["spent"])
         if not spent.is_finite():
             raise InvalidOperation(saved["spent"])
+        self.start, self.resets = start, next_after(now, self.day)
         self.spent = spent
         same_limit = saved.get("limit") == str(self.limit)
         # A raised budget: what it has not reached yet may be told again.
@@ -230,6 +266,16 @@ class Budget:
         }
         self._used_up = same_limit and bool(saved.get("used_up"))
 
+    @callback
+    def _zone_changed(self, event: Event) -> None:
+        """HA's time zone changed: the period goes on to its first start in the new."""
+        if self._timer is None:
+            return
+        self._timer()
+        self.resets = next_after(dt_util.now(), self.day)
+        self._schedule()
+        self._changed()
+
     async def async_stop(self) -> None:
         """The connection unloads: save now, stop listening."""
         for unsubscribe in (self._unsubscribe, self._timer):
@@ -237,14 +283,6 @@ class Budget:
                 unsubscribe()
         self._unsubscribe = self._timer = None
         await self._store.async_save(self._saved())
-
-    @callback
-    def _record(self, usage: Usage) -> None:
-        """A call's usage (a turn under way finishes: nothing is cut here)."""
-        self._roll_if_due()
-        self.spent += self.amount(usage)
-        self._alert()
-        self._changed()
 
     @callback
     def _alert(self) -> None:
@@ -310,6 +348,7 @@ class Budget:
         if now < self.resets:
             return
         self.start = period_start(dt_util.as_local(now), self.day)
+        self.resets = next_start(self.start, self.day)
         self.spent = Decimal(0)
         self._alerted.clear()
         self._used_up = False
@@ -334,48 +373,10 @@ class Budget:
     def _saved(self) -> _Saved:
         return {
             "start": self.start.isoformat(),
+            "resets": self.resets.isoformat(),
             "unit": self.unit,
             "limit": str(self.limit),
             "spent": str(self.spent),
             "alerted": sorted(self._alerted),
             "used_up": self._used_up,
         }
-
-
-async def async_start_budgets(
-    hass: HomeAssistant,
-    subentries: list[ConfigSubentry],
-    meters: dict[str, UsageMeter],
-) -> dict[str, Budget]:
-    """The budgets of a connection's agents and AI tasks that have one, started.
-
-    The Repair of one that has no budget any more (or is gone) goes.
-    """
-    known = {
-        subentry_id
-        for entry in hass.config_entries.async_entries(DOMAIN)
-        for subentry_id in entry.subentries
-    }
-    for issue in list(ir.async_get(hass).issues.values()):
-        if (
-            issue.domain == DOMAIN
-            and issue.issue_id.startswith(issue_id(""))
-            and issue.issue_id.removeprefix(issue_id("")) not in known
-        ):
-            ir.async_delete_issue(hass, DOMAIN, issue.issue_id)
-    budgets: dict[str, Budget] = {}
-    for subentry in subentries:
-        if (limit := budget_of(subentry.data.get(CONF_BUDGET))) is None:
-            if subentry.data.get(CONF_BUDGET):
-                LOGGER.warning(
-                    "%s: ignoring the budget %r, not an amount",
-                    subentry.title,
-                    subentry.data[CONF_BUDGET],
-                )
-            ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
-            continue
-        meter = meters.setdefault(subentry.subentry_id, UsageMeter())
-        budget = Budget(hass, subentry, meter, limit)
-        budgets[subentry.subentry_id] = budget
-        await budget.async_start()
-    return budgets

@@ -6,8 +6,10 @@ from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import callback
 
 from ..agent import Usage
+from .prices import Prices
 
-type UsageListener = Callable[[Usage], None]
+type UsageListener = Callable[[Usage, Prices | None], None]
+"""A call's usage, and the prices of the model that served it (None: the agent's)."""
 
 
 class UsageMeter:
@@ -24,8 +26,11 @@ class UsageMeter:
         return lambda: self._listeners.remove(listener)
 
     @callback
-    def record(self, usage: Usage) -> None:
-        """One LLM call's usage: to the chat log's trace (as core does), the sensors."""
+    def record(self, usage: Usage, prices: Prices | None = None) -> None:
+        """One LLM call's usage: to the chat log's trace (as core does), the sensors.
+
+        `prices`: the model's that served it, when it is not the agent's own.
+        """
         if (chat_log := current_chat_log.get()) is not None:
             stats: dict[str, int | bool] = {
                 "input_tokens": usage.input_tokens,
@@ -35,4 +40,4 @@ class UsageMeter:
                 stats["estimated"] = True
             chat_log.async_trace({"stats": stats})
         for listener in list(self._listeners):
-            listener(usage)
+            listener(usage, prices)

@@ -34,3 +34,8 @@ def next_start(start: datetime, day: int) -> datetime:
     zone = start.tzinfo
     assert zone is not None
     return _start_in(*_shift(start.year, start.month, 1), day, zone)
+
+
+def next_after(now: datetime, day: int) -> datetime:
+    """The first period start after `now` (aware, local)."""
+    return next_start(period_start(now, day), day)

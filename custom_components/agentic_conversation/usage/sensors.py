@@ -13,10 +13,8 @@ from homeassistant.core import HomeAssistant, callback
 
 from ..agent import Usage
 from ..agents import agent_device_info
-from ..const import CONF_PRICE_INPUT, CONF_PRICE_OUTPUT
 from .meter import UsageMeter
-
-_MILLION = Decimal(1_000_000)
+from .prices import Prices, cost, prices_of
 
 
 def usage_sensors(
@@ -27,12 +25,8 @@ def usage_sensors(
         TokenSensor(subentry, meter, "input_tokens"),
         TokenSensor(subentry, meter, "output_tokens"),
     ]
-    prices = (
-        subentry.data.get(CONF_PRICE_INPUT),
-        subentry.data.get(CONF_PRICE_OUTPUT),
-    )
-    if any(price for price in prices):
-        sensors.append(CostSensor(hass, subentry, meter))
+    if (prices := prices_of(subentry.data)) is not None:
+        sensors.append(CostSensor(hass, subentry, meter, prices))
     return sensors
 
 
@@ -59,14 +53,15 @@ class _UsageSensor(RestoreSensor):
             self._attr_native_value = last.native_value
         self.async_on_remove(self._meter.add_listener(self._add))
 
-    def _amount(self, usage: Usage) -> int | Decimal:
+    def _amount(self, usage: Usage, prices: Prices | None) -> int | Decimal:
         raise NotImplementedError
 
     @callback
-    def _add(self, usage: Usage) -> None:
+    def _add(self, usage: Usage, prices: Prices | None) -> None:
         value = self._attr_native_value
         assert isinstance(value, int | float | Decimal)
-        self._attr_native_value = value + self._amount(usage)  # type: ignore[operator]
+        amount = self._amount(usage, prices)
+        self._attr_native_value = value + amount  # type: ignore[operator]
         self.async_write_ha_state()
 
 
@@ -76,33 +71,34 @@ class TokenSensor(_UsageSensor):
     _attr_state_class = SensorStateClass.TOTAL_INCREASING
     _attr_native_unit_of_measurement = "tokens"
 
-    def _amount(self, usage: Usage) -> int:
+    def _amount(self, usage: Usage, prices: Prices | None) -> int:
         if self._attr_translation_key == "input_tokens":
             return usage.input_tokens
         return usage.output_tokens
 
 
 class CostSensor(_UsageSensor):
-    """What the tokens cost at the prices per million set in the options."""
+    """What the tokens cost at the prices per million set in the options.
+
+    A fallback model with prices of its own (on its connection) is priced at those.
+    """
 
     _attr_device_class = SensorDeviceClass.MONETARY
     _attr_state_class = SensorStateClass.TOTAL
     _attr_suggested_display_precision = 4
 
     def __init__(
-        self, hass: HomeAssistant, subentry: ConfigSubentry, meter: UsageMeter
+        self,
+        hass: HomeAssistant,
+        subentry: ConfigSubentry,
+        meter: UsageMeter,
+        prices: Prices,
     ) -> None:
         """Price the meter's usage in the home's currency."""
         super().__init__(subentry, meter, "cost")
         self._attr_native_unit_of_measurement = hass.config.currency
         self._attr_native_value = Decimal(0)
-        self._prices = tuple(
-            Decimal(str(subentry.data.get(key) or 0))
-            for key in (CONF_PRICE_INPUT, CONF_PRICE_OUTPUT)
-        )
+        self._prices = prices
 
-    def _amount(self, usage: Usage) -> Decimal:
-        price_in, price_out = self._prices
-        return (usage.input_tokens * price_in + usage.output_tokens * price_out) / (
-            _MILLION
-        )
+    def _amount(self, usage: Usage, prices: Prices | None) -> Decimal:
+        return cost(usage, prices or self._prices)
