@@ -42,35 +42,40 @@ def test_estimate_is_the_request_as_the_context_counts_it_and_the_answer_cap() -
     assert usage == Usage(-(-chars // 4), 1024, estimated=True)
 
 
+class Held:
+    """What one request holds from a `Ledger`."""
+
+    def __init__(self, ledger: Ledger, amount: int) -> None:
+        """Hold `amount` tokens of the ledger."""
+        self.ledger = ledger
+        self.amount = amount
+
+    def settle(self, usage: Usage | None) -> None:
+        """Spent `usage` (None: the estimate held)."""
+        self.ledger.held -= self.amount
+        self.ledger.spent += (
+            self.amount if usage is None else usage.input_tokens + usage.output_tokens
+        )
+
+
 class Ledger:
     """A budget in tokens: what requests hold while they run, and what they spent."""
 
     def __init__(self, limit: int) -> None:
+        """Nothing spent or held yet."""
         self.limit = limit
         self.spent = 0
         self.held = 0
         self.asked: list[Usage] = []
 
-    def reserve(self, estimate: Usage) -> "Ledger.Held | None":
+    def reserve(self, estimate: Usage) -> Held | None:
+        """Hold the estimate if it fits beside what is spent and held."""
         self.asked.append(estimate)
         amount = estimate.input_tokens + estimate.output_tokens
         if self.spent + self.held + amount > self.limit:
             return None
         self.held += amount
-        return Ledger.Held(self, amount)
-
-    class Held:
-        def __init__(self, ledger: "Ledger", amount: int) -> None:
-            self.ledger = ledger
-            self.amount = amount
-
-        def settle(self, usage: Usage | None) -> None:
-            self.ledger.held -= self.amount
-            self.ledger.spent += (
-                self.amount
-                if usage is None
-                else usage.input_tokens + usage.output_tokens
-            )
+        return Held(self, amount)
 
 
 ESTIMATE = estimated_usage(MESSAGES, [], 256)
