@@ -53,7 +53,7 @@ from .runtime import AgenticConfigEntry
 from .server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .server.faults import async_note_outcome
 from .usage.meter import UsageMeter
-from .usage.prices import Prices, model_prices
+from .usage.prices import Prices, model_prices, prices_in
 
 # Config entry ids are ULIDs; a typed model name ("qwen3:8b") is not mistaken for one.
 _ENTRY_REF = re.compile(r"([0-9A-HJKMNP-TV-Z]{26}):(.+)")
@@ -110,9 +110,12 @@ def describer_provider(
 ) -> LLMProvider:
     """A model on the agent's connection, asked once (no retry: a tool waits on it).
 
-    Counted in the agent's usage and held to its budget like its own model.
+    Counted in the agent's usage and held to its budget like its own model, at the
+    prices the connection sets for it (the agent's when none).
     """
-    return _metered(entry, subentry, _openai(entry, model, subentry.data))
+    return _metered(
+        entry, subentry, _openai(entry, model, subentry.data), prices_in(entry, model)
+    )
 
 
 def _metered(

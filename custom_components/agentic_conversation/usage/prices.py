@@ -5,6 +5,7 @@ from decimal import Decimal, InvalidOperation
 import math
 from typing import Any
 
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 
 from ..agent import Usage
@@ -44,14 +45,19 @@ def cost(usage: Usage, prices: Prices) -> Decimal:
 
 
 def model_prices(hass: HomeAssistant, entry_id: str, model: str) -> Prices | None:
-    """The prices a connection sets for one of its models (a fallback model's own).
+    """The prices a connection sets for one of its models (a fallback model's own)."""
+    entry = hass.config_entries.async_get_entry(entry_id)
+    if entry is None or entry.domain != DOMAIN:
+        return None
+    return prices_in(entry, model)
+
+
+def prices_in(entry: ConfigEntry, model: str) -> Prices | None:
+    """The prices a connection sets for one of its models.
 
     Read from its agents and AI tasks that use the model; when they differ, the
     highest of each. None when none of them sets a price.
     """
-    entry = hass.config_entries.async_get_entry(entry_id)
-    if entry is None or entry.domain != DOMAIN:
-        return None
     found = [
         prices
         for subentry in entry.subentries.values()
