@@ -1,7 +1,8 @@
 """`look_at_camera`: which camera a model's words mean, and what it never shows.
 
 A camera that hangs is given up within the turn; the camera's name in other words and
-cases or its entity id is that camera; words that fit several are asked about; strange
+cases or its entity id is that camera; no name with several cameras is asked about; a
+word for any camera, or a place with no camera of its own, finds none; strange
 arguments never reach the hidden camera.
 """
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
 from custom_components.agentic_conversation.tools import camera as camera_tool
@@ -88,14 +90,14 @@ async def test_what_a_person_plainly_means(
     assert len(image_parts(fake_llm.requests[1])) == 1
 
 
-@pytest.mark.parametrize("wanted", ["camera", "", "  "])
+@pytest.mark.parametrize("wanted", ["", "  "])
 async def test_several_cameras_meant_is_asked_about(
     ha_core: HomeAssistant,
     fake_llm: FakeLLM,
     cameras: dict[str, FakeCamera],
     wanted: str,
 ) -> None:
-    """'the camera' with two exposed: refused, naming both, no picture taken."""
+    """No name with two exposed: refused, naming both, no picture taken."""
     agent = await camera_agent(ha_core, fake_llm)
     fake_llm.script(
         [
@@ -142,3 +144,183 @@ async def test_strange_arguments_never_show_the_hidden_camera(
     assert cameras["hidden"].asked == 0
     assert "Back yard" not in json.dumps(fake_llm.requests)
     assert len(tool_result(fake_llm.requests[1])["error"]) < 200  # a name is cut
+
+
+def _only_the_front_door(hass: HomeAssistant) -> None:
+    """The garage camera hidden too: the front door's is the only one exposed."""
+    async_expose_entity(hass, "conversation", "camera.garage_camera", False)
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    [
+        "camera",
+        "the camera",
+        "Camera",
+        "cam",
+        "cameras",
+        "picture",
+        "the live view",
+        "Kamera",
+        "die Kamera",
+        "la caméra",
+        "камера",
+        "telecamera",
+    ],
+)
+@pytest.mark.parametrize("exposed", ["one", "two"])
+async def test_a_word_for_any_camera_picks_none(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    *,
+    wanted: str,
+    exposed: str,
+) -> None:
+    """'camera' says no camera, even when a single one is exposed: the names offered."""
+    if exposed == "one":
+        _only_the_front_door(ha_core)
+    names = ["Front door camera"] + (["Garage camera"] if exposed == "two" else [])
+    agent = await camera_agent(ha_core, fake_llm)
+    fake_llm.script(
+        [
+            Reply.tool_calls([(TOOL, {"camera": wanted})]),
+            Reply.text("Which camera should I look at?"),
+        ]
+    )
+
+    heard = speech(await converse(ha_core, agent, "What does the camera show?"))
+
+    assert heard == "Which camera should I look at?"
+    assert tool_result(fake_llm.requests[1]) == {
+        "success": False,
+        "error": f"{wanted!r} does not say which camera.",
+        "cameras": names,
+        "hint": (
+            "Call again with the name of the camera the user asked about, or ask the"
+            " user which one."
+        ),
+    }
+    assert image_parts(fake_llm.requests[1]) == []
+    assert cameras["front"].asked == cameras["off"].asked == 0
+
+
+@pytest.mark.parametrize(
+    "wanted", ["", "Front door camera", "front door", "door", "the door camera"]
+)
+async def test_the_only_camera_by_name_or_with_no_name(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    wanted: str,
+) -> None:
+    """One camera exposed: no name at all, or a word of its name, is that camera."""
+    _only_the_front_door(ha_core)
+    agent = await camera_agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(ANSWER)]
+    )
+
+    heard = speech(await converse(ha_core, agent, QUESTION))
+
+    assert heard == ANSWER
+    assert tool_result(fake_llm.requests[1])["result"]["camera"] == "Front door camera"
+    assert len(image_parts(fake_llm.requests[1])) == 1
+    assert cameras["front"].asked == 1
+
+
+NO_GARAGE = "There is no camera in the garage; I can look at the front door."
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    ["garage", "Garage camera", "the garage cam", "Garagenkamera", "garage door"],
+)
+async def test_a_place_with_no_camera_finds_none(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    wanted: str,
+) -> None:
+    """'Is anyone in the garage?' with only the front door's camera: none, no picture."""
+    _only_the_front_door(ha_core)
+    agent = await camera_agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(NO_GARAGE)]
+    )
+
+    heard = speech(await converse(ha_core, agent, "Is anyone in the garage?"))
+
+    assert heard == NO_GARAGE
+    assert tool_result(fake_llm.requests[1]) == {
+        "success": False,
+        "error": f"No camera called {wanted!r}.",
+        "cameras": ["Front door camera"],
+        "hint": "Tell the user there is no such camera; these are the cameras.",
+    }
+    assert image_parts(fake_llm.requests[1]) == []
+    assert cameras["front"].asked == cameras["off"].asked == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "wanted", "answer"),
+    [
+        ("en", "Is anyone in the back yard?", "back yard", "I have no camera there."),
+        ("en", "Is anyone by the pool?", "pool camera", "I have no camera there."),
+        (
+            "de",
+            "Ist jemand im Hinterhof?",
+            "Back yard camera",
+            "Dort habe ich keine Kamera.",
+        ),
+        ("de", "Ist jemand am Pool?", "Poolkamera", "Dort habe ich keine Kamera."),
+        (
+            "fr",
+            "Il y a quelqu'un dans le jardin ?",
+            "camera.back_yard_camera",
+            "Je n'ai pas de caméra là-bas.",
+        ),
+        (
+            "fr",
+            "Il y a quelqu'un près de la piscine ?",
+            "caméra de la piscine",
+            "Je n'ai pas de caméra là-bas.",
+        ),
+    ],
+    ids=[
+        "en-hidden",
+        "en-missing",
+        "de-hidden",
+        "de-missing",
+        "fr-hidden",
+        "fr-missing",
+    ],
+)
+async def test_a_missing_or_hidden_camera_in_three_languages(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    *,
+    language: str,
+    question: str,
+    wanted: str,
+    answer: str,
+) -> None:
+    """Hidden and missing alike: the same words, the exposed names, no picture."""
+    agent = await camera_agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(answer)]
+    )
+
+    heard = speech(await converse(ha_core, agent, question, language=language))
+
+    assert heard == answer
+    assert tool_result(fake_llm.requests[1]) == {
+        "success": False,
+        "error": f"No camera called {wanted!r}.",
+        "cameras": ["Front door camera", "Garage camera"],
+        "hint": "Tell the user there is no such camera; these are the cameras.",
+    }
+    assert image_parts(fake_llm.requests[1]) == []
+    assert cameras["front"].asked == cameras["hidden"].asked == 0
+    assert cameras["off"].asked == 0

@@ -142,7 +142,15 @@ async def test_a_hidden_camera_is_refused_like_a_missing_one(
     agent = await camera_agent(ha_core, fake_llm)
     heard = []
     results = []
-    for wanted in ("back yard", "garden shed", "camera.back_yard_camera", "camera.x"):
+    asked = (
+        "back yard",
+        "Back yard camera",
+        "garden shed",
+        "garden shed camera",
+        "camera.back_yard_camera",
+        "camera.x",
+    )
+    for wanted in asked:
         fake_llm.script(
             [
                 Reply.tool_calls([(TOOL, {"camera": wanted})]),
@@ -152,20 +160,20 @@ async def test_a_hidden_camera_is_refused_like_a_missing_one(
         heard.append(speech(await converse(ha_core, agent, f"Look at the {wanted}")))
         results.append(tool_result(fake_llm.requests[-1]))
 
-    assert heard == ["I don't have that camera."] * 4
-    for wanted, result in zip(
-        ("back yard", "garden shed", "camera.back_yard_camera", "camera.x"),
-        results,
-        strict=True,
-    ):
+    assert heard == ["I don't have that camera."] * len(asked)
+    for wanted, result in zip(asked, results, strict=True):
         assert result == {
             "success": False,
             "error": f"No camera called {wanted!r}.",
             "cameras": ["Front door camera", "Garage camera"],
+            "hint": "Tell the user there is no such camera; these are the cameras.",
         }
     assert all(image_parts(request) == [] for request in fake_llm.requests)
     assert cameras["hidden"].asked == 0
-    assert "Back yard" not in json.dumps(fake_llm.requests)
+    # Named only where the user and the model said it: never in what we send.
+    assert "Back yard" not in json.dumps(
+        [(r["messages"][0], r.get("tools")) for r in fake_llm.requests]
+    )
 
 
 async def test_a_camera_that_is_off_is_told_and_the_answer_heard(

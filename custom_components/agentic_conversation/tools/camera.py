@@ -9,7 +9,7 @@ from typing import Any
 import probatio
 
 from homeassistant.components import camera
-from homeassistant.core import HomeAssistant, valid_entity_id
+from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
@@ -18,10 +18,9 @@ from ..agent.describer import DescriberError
 from ..const import DOMAIN, LOGGER, TOOL_LOOK_AT_CAMERA
 from ..tasks.attachments import downscaled_jpeg, image_part
 from ..tool_options import Snapshot, describer_of, snapshots_of, tool_options_of
+from .camera_match import cameras_meant
 from .entities import EntityInfo, exposed_entities, is_exposed
 from .errors import refuse
-from .search import find
-from .search_words import async_load
 
 # Seconds a camera gets to give a picture: within the tool's and the turn's deadline.
 SNAPSHOT_TIMEOUT = 5
@@ -70,17 +69,26 @@ class LookAtCameraTool(llm.Tool):
         args = self.parameters(tool_input.tool_args)
         # Quoted back in errors: a model's 10 MB "name" is cut, not echoed.
         wanted = str(args["camera"]).strip()[:NAME_CHARS]
-        language = llm_context.language or "en"
-        await async_load(hass, language)
         cameras = exposed_cameras(hass)
         names = [entity.name for entity in cameras]
         # Hidden cameras are not among them: one is refused like a missing one.
-        if valid_entity_id(wanted.lower()):
-            matches = [e for e in cameras if e.entity_id == wanted.lower()]
-        else:
-            matches = find(cameras, wanted, language, domain=CAMERA)
+        meant = cameras_meant(cameras, wanted)
+        matches = meant.cameras
+        if meant.generic:
+            return refuse(
+                f"{wanted!r} does not say which camera.",
+                cameras=names,
+                hint=(
+                    "Call again with the name of the camera the user asked about,"
+                    " or ask the user which one."
+                ),
+            )
         if not matches:
-            return refuse(f"No camera called {wanted!r}.", cameras=names)
+            return refuse(
+                f"No camera called {wanted!r}.",
+                cameras=names,
+                hint="Tell the user there is no such camera; these are the cameras.",
+            )
         if len(matches) > 1:
             return refuse(
                 f"{wanted!r} could be several cameras.",
