@@ -12,9 +12,12 @@ from typing import Any
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import area_registry as ar, entity_registry as er
 
 from custom_components.agentic_conversation.tools import camera as camera_tool
+from custom_components.agentic_conversation.tools.camera_match import cameras_meant
+from custom_components.agentic_conversation.tools.entities import EntityInfo
 from tests.camera_home import (
     ANSWER,
     QUESTION,
@@ -324,3 +327,67 @@ async def test_a_missing_or_hidden_camera_in_three_languages(
     assert image_parts(fake_llm.requests[1]) == []
     assert cameras["front"].asked == cameras["hidden"].asked == 0
     assert cameras["off"].asked == 0
+
+
+@pytest.mark.parametrize("wanted", ["porch", "the porch camera", "Porch"])
+async def test_a_camera_by_its_area(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    cameras: dict[str, FakeCamera],
+    wanted: str,
+) -> None:
+    """The front door camera is on the porch: "porch" is that camera."""
+    area = ar.async_get(ha_core).async_create("Porch")
+    er.async_get(ha_core).async_update_entity(
+        "camera.front_door_camera", area_id=area.id
+    )
+    agent = await camera_agent(ha_core, fake_llm)
+    fake_llm.script(
+        [Reply.tool_calls([(TOOL, {"camera": wanted})]), Reply.text(ANSWER)]
+    )
+
+    heard = speech(await converse(ha_core, agent, "Is anyone on the porch?"))
+
+    assert heard == ANSWER
+    assert tool_result(fake_llm.requests[1])["result"]["camera"] == "Front door camera"
+    assert len(image_parts(fake_llm.requests[1])) == 1
+    assert cameras["front"].asked == 1
+
+
+def _camera(name: str, area: str | None = None) -> EntityInfo:
+    entity_id = f"camera.{name.lower().replace(' ', '_')}"
+    return EntityInfo(
+        entity_id, name, (), area, (), None, None, State(entity_id, "idle")
+    )
+
+
+@pytest.mark.parametrize(
+    ("wanted", "meant"),
+    [
+        ("Cameron's room", []),  # a word that starts like "camera" is not one
+        ("Bildschirm", []),
+        ("gate", ["Gate"]),
+        ("the gate camera", ["Gate"]),
+        ("Hofkamera", ["Hof"]),
+        ("camera 2", ["Camera 2"]),
+        ("2", ["Camera 2"]),
+        ("Camera", []),
+        ("garden", ["Shed"]),  # its area
+        ("garden gate", []),  # the gate is not in the garden
+        ("telecamera del giardino", ["Shed"]),
+        ("la cámara del jardín", []),  # "jardín" is no name here
+    ],
+)
+def test_which_words_name_a_camera(wanted: str, meant: list[str]) -> None:
+    """Words that are not a camera's own never name it; generic ones are set aside."""
+    cameras = [
+        _camera("Gate"),
+        _camera("Hof"),
+        _camera("Camera 2"),
+        _camera("Shed", area="Garden Giardino"),
+    ]
+
+    found = cameras_meant(cameras, wanted)
+
+    assert [camera.name for camera in found.cameras] == meant
+    assert found.generic is (wanted == "Camera")
