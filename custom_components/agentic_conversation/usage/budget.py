@@ -1,8 +1,9 @@
 """The monthly spending budget of an agent or AI task.
 
 What is spent this period (priced like the cost sensor, or in tokens without a price),
-each request holding its estimate while it runs, kept across restarts; the 80 % and 100 % events; the Repair while it is used up. A new
-period, or a raised budget (saving the options reloads the connection), clears it.
+each request holding its estimate while it runs, kept across restarts; the 80 % and
+100 % events; the Repair while it is used up. A new period, or a raised budget (saving
+the options reloads the connection), clears it.
 """
 
 from collections.abc import Callable
@@ -245,8 +246,8 @@ class Budget:
         start = datetime.fromisoformat(saved["start"])
         ends = (
             datetime.fromisoformat(saved["resets"])
-            if "resets" in saved  # saved before the end was
-            else next_start(start, self.day)
+            if "resets" in saved
+            else next_start(start, self.day)  # saved before its end was
         )
         now = dt_util.now()
         if start.tzinfo is None or ends.tzinfo is None or not start <= now < ends:
@@ -268,7 +269,7 @@ class Budget:
 
     @callback
     def _zone_changed(self, event: Event) -> None:
-        """HA's time zone changed: the period goes on to its first start in the new."""
+        """HA's settings changed (its time zone?): the period ends as now set."""
         if self._timer is None:
             return
         self._timer()
