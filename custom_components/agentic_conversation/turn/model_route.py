@@ -52,6 +52,7 @@ from ..const import (
     LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
+from ..data_words import async_data_words
 from ..done_actions import actions_done
 from ..failed_actions import actions_failed, closing_question, is_failed_action
 from ..kept.chat_history import trim_to_budget
@@ -341,6 +342,17 @@ async def _finish(
             # e.g. a content-filter refusal or a non-streamed text: put it in the log
             yield {"role": "assistant", "content": answer}
         record.spoken = streamed.strip() or answer
+        return
+    # Issue 40: an answer that was only data (JSON, YAML, code) is said in words.
+    if words := await async_data_words(
+        hass,
+        language,
+        result,
+        answer,
+        actions_done(result.tool_calls, read_only, record.intents),
+    ):
+        record.spoken = words
+        yield {"role": "assistant", "content": words}
         return
     record.fallback = fallback_for(result, read_only, record.intents)
     LOGGER.warning(
