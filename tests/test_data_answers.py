@@ -253,3 +253,68 @@ async def test_a_plain_answer_is_still_spoken_as_the_model_said_it(
     heard = await _converse_with(ha_core, fake_llm, agent, [Reply.text(answer)])
 
     assert heard == answer
+
+
+INTRO = 'Here is what I did:\n```json\n{"porch": "on"}\n```'
+
+
+async def test_words_leading_to_data_are_followed_by_ours(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, agent: str
+) -> None:
+    """A lead-in then a block: what was done is said, not a dangling colon."""
+    turn_on = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOn")
+    replies = [
+        Reply.tool_calls([(turn_on, {"name": "Porch light"})]),
+        Reply.text(INTRO),
+    ]
+
+    heard = await _converse_with(ha_core, fake_llm, agent, replies)
+
+    assert heard == "I turned on Porch light."
+    assert state_of(ha_core, PORCH) == "on"
+
+
+LONG_LEAD = "Here is everything I changed in the house for you just now, in detail:"
+
+
+@pytest.mark.parametrize(
+    ("lead", "said"),
+    [
+        # Too short to start the streaming TTS: the result's words are spoken.
+        ("Here is what I did:", "I turned on Porch light."),
+        # Long enough: the TTS already speaks it, ours follow.
+        (LONG_LEAD, f"{LONG_LEAD} I turned on Porch light."),
+    ],
+    ids=["short", "long"],
+)
+async def test_a_satellite_hears_the_lead_in_then_ours(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    agent: str,
+    *,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    lead: str,
+    said: str,
+) -> None:
+    """The block after a lead-in never reaches the TTS; what was done is said."""
+    turn_on = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOn")
+    fake_llm.script(
+        [
+            Reply.tool_calls([(turn_on, {"name": "Porch light"})]),
+            Reply.text(f'{lead}\n```json\n{{"porch": "on"}}\n```'),
+        ]
+    )
+    assert await async_setup_component(ha_core, "assist_pipeline", {})
+    ws = await hass_ws_client(ha_core)
+    await use_pipeline(ws, agent)
+
+    output, _ = await run_pipeline(ha_core, ws, await hass_client(), "porch please")
+
+    assert recorder.said == [said]
+    assert output["response"]["speech"]["plain"]["speech"] == (
+        "I turned on Porch light."
+    )
+    assert state_of(ha_core, PORCH) == "on"
+    await ws.close()

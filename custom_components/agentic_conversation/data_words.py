@@ -39,6 +39,8 @@ _LOOP_ERRORS = (
 # Data longer than this is not parsed: it says nothing we could tell in a sentence.
 _MAX_DATA_CHARS = 20_000
 _MAX_NAME_CHARS = 60
+# Words that end so lead to what follows: the data, never said.
+_LEADING = (":", "：")
 # YAML anchors and aliases can grow a small text into a huge value: not read.
 _YAML_ALIAS = re.compile(r"[&*][^\s&*]")
 
@@ -50,12 +52,13 @@ async def async_data_words(
     answer: str,
     done: Sequence[Action],
 ) -> str | None:
-    """The words for a final answer that was data and nothing else (None if not).
+    """The words for a final answer that was data, or words leading to it (else None).
 
-    `answer`: what is left of it to speak; `done`: what the turn's calls changed.
+    `answer`: what is left of it to speak, said before ours when it ends on a colon
+    ("Here is the state:"); `done`: what the turn's calls changed.
     """
     if (
-        answer.strip()
+        (answer.strip() and not answer.rstrip().endswith(_LEADING))
         or result.summarized
         or result.stop_reason not in (StopReason.FINAL, StopReason.ITERATION_CAP)
     ):

@@ -337,13 +337,8 @@ async def _finish(
         )
         yield {"role": "assistant", "content": record.spoken}
         return
-    if answered:
-        if not streamed.strip():
-            # e.g. a content-filter refusal or a non-streamed text: put it in the log
-            yield {"role": "assistant", "content": answer}
-        record.spoken = streamed.strip() or answer
-        return
-    # Issue 40: an answer that was only data (JSON, YAML, code) is said in words.
+    # Issue 40: an answer that was only data (JSON, YAML, code), or words that
+    # only lead to it ("Here it is:"), is said in words after them.
     if words := await async_data_words(
         hass,
         language,
@@ -353,6 +348,12 @@ async def _finish(
     ):
         record.spoken = words
         yield {"role": "assistant", "content": words}
+        return
+    if answered:
+        if not streamed.strip():
+            # e.g. a content-filter refusal or a non-streamed text: put it in the log
+            yield {"role": "assistant", "content": answer}
+        record.spoken = streamed.strip() or answer
         return
     record.fallback = fallback_for(result, read_only, record.intents)
     LOGGER.warning(
