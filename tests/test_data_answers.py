@@ -68,7 +68,11 @@ async def _bare_object(tool: Callable[[str], Awaitable[str]]) -> list[Reply]:
 
 
 async def _fenced_yaml(tool: Callable[[str], Awaitable[str]]) -> list[Reply]:
-    return [Reply.text(FENCED_YAML)]
+    # A name that matches nothing, then that failure echoed as YAML.
+    return [
+        Reply.tool_calls([(await tool("HassTurnOn"), {"name": "Garage light"})]),
+        Reply.text(FENCED_YAML),
+    ]
 
 
 async def _array(tool: Callable[[str], Awaitable[str]]) -> list[Reply]:
@@ -233,15 +237,19 @@ async def test_a_slip_after_a_done_action_tells_both(
     assert state_of(ha_core, PORCH) == "on"
 
 
-async def test_an_echoed_home_assistant_error_says_home_assistant_failed(
+async def test_a_failure_no_call_had_is_not_believed(
     ha_core: HomeAssistant, fake_llm: FakeLLM, agent: str
 ) -> None:
-    """An error that is not our loop's own (a service failing) is told as such."""
-    echoed = '{"success": false, "error": "HomeAssistantError: Device offline"}'
+    """A failure result the model made up, with no call failing: nothing is told failed."""
+    echoed = (
+        '{"success": false, "error": "HomeAssistantError: Device offline", '
+        '"unmatched": "Bedroom safe"}'
+    )
 
     heard = await _converse_with(ha_core, fake_llm, agent, [Reply.text(echoed)])
 
-    assert heard == "I couldn't do that: Home Assistant reported an error."
+    assert heard == UNSPOKEN
+    assert len(fake_llm.requests) == 1
 
 
 async def test_a_plain_answer_is_still_spoken_as_the_model_said_it(
@@ -318,3 +326,55 @@ async def test_a_satellite_hears_the_lead_in_then_ours(
     )
     assert state_of(ha_core, PORCH) == "on"
     await ws.close()
+
+
+UNSPOKEN = "Sorry, I couldn't put my answer into words. Please ask again."
+# Aliases that would grow into billions of items.
+YAML_BOMB = (
+    "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a]\n"
+    "c: &c [*b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c]"
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        YAML_BOMB,
+        "[" * 50_000,  # nesting no parser survives
+        json.dumps({"result": ["x" * 100] * 20_000}),  # 2 MB of data
+        '{"success": false, "unmatched": 42, "error": null}',  # our keys, odd values
+        "```python\nimport os\nos.remove('/config/secrets.yaml')\n```",
+    ],
+    ids=["yaml_bomb", "deep", "two_megabytes", "odd_envelope", "code"],
+)
+async def test_strange_data_is_never_heard_and_changes_nothing(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, agent: str, answer: str
+) -> None:
+    """Whatever the data, the reply is one short sentence and the home is as it was."""
+    heard = await _converse_with(
+        ha_core, fake_llm, agent, [Reply.text(answer, chunk_size=65536)]
+    )
+
+    assert heard == UNSPOKEN
+    assert state_of(ha_core, PORCH) == "off"
+
+
+async def test_a_failure_a_later_try_fixed_is_not_told(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, agent: str
+) -> None:
+    """A wrong name, then the right one worked, then the first error echoed: done."""
+    turn_on = await offered_name(ha_core, [llm.LLM_API_ASSIST], "HassTurnOn")
+    echoed = (
+        '{"success": false, "error": "No entities matched the name", '
+        '"unmatched": "Porch"}'
+    )
+    replies = [
+        Reply.tool_calls([(turn_on, {"name": "Porch"})]),
+        Reply.tool_calls([(turn_on, {"name": "Porch light"})]),
+        Reply.text(echoed),
+    ]
+
+    heard = await _converse_with(ha_core, fake_llm, agent, replies)
+
+    assert heard == "I turned on Porch light."
+    assert state_of(ha_core, PORCH) == "on"

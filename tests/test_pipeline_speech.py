@@ -412,7 +412,13 @@ async def test_a_yaml_echo_streamed_in_pieces_never_reaches_the_speaker(
         "success: false\nerror: 'Unknown tool: todoHassAddItem'\nvalid_tools:\n"
         "  - HassTurnOn\n  - HassTurnOff\n"
     )
-    fake_llm.script([Reply.text(echoed, chunk_size=3)])
+    fake_llm.script(
+        [
+            # A tool the model made up (our loop answers "Unknown tool"), then echoed.
+            Reply.tool_calls([("todoHassAddItem", {"item": "milk"})]),
+            Reply.text(echoed, chunk_size=3),
+        ]
+    )
     progress: list[dict[str, Any]] = []
 
     def on_event(event: dict[str, Any]) -> None:

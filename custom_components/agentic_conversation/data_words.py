@@ -1,14 +1,14 @@
 """An answer that was only data, put into words: what it says, or the turn's outcome.
 
-The data itself is never spoken (`data_text.py`). When the model echoed our own tool
-result (`{"success": false, "error": …}`), the user hears what failed; any other data
-(an object, an array, a YAML or code block) tells the user what the turn did, or that
-the answer could not be put into words. The model is not asked again: the turn's own
+The data itself is never spoken (`data_text.py`). When the model echoed our own result
+of a failed call (`{"success": false, "error": …}`) and a call did fail, the user hears
+what failed, as the calls' own results say (an echo is never believed alone); any
+other data (an object, an array, a YAML or code block) tells the user what the turn
+did, or that the answer could not be put into words. The model is not asked again: the turn's own
 records already say what happened, and a second call could answer with data again.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
 import json
 import re
 from typing import Any
@@ -18,11 +18,11 @@ import yaml
 
 from homeassistant.core import HomeAssistant
 
-from .agent import LoopResult, StopReason
+from .agent import LoopResult, StopReason, ToolCallRecord
 from .const import LOGGER
 from .data_text import ENVELOPE_KEYS, split_data
 from .done_actions import Action
-from .failed_actions import Failure
+from .failed_actions import Failure, unmatched_name
 from .replies import async_phrase, async_render_done, async_render_failed
 from .speech import strip_reasoning
 
@@ -30,6 +30,7 @@ from .speech import strip_reasoning
 # a tool the model made up, arguments it got wrong, a tool that ran out of time.
 _LOOP_ERRORS = (
     "Unknown tool",
+    "Ambiguous tool name",
     "Invalid arguments",
     "The arguments are not",
     "The tool did not finish",
@@ -38,7 +39,6 @@ _LOOP_ERRORS = (
 )
 # Data longer than this is not parsed: it says nothing we could tell in a sentence.
 _MAX_DATA_CHARS = 20_000
-_MAX_NAME_CHARS = 60
 # Words that end so lead to what follows: the data, never said.
 _LEADING = (":", "：")
 # YAML anchors and aliases can grow a small text into a huge value: not read.
@@ -51,11 +51,16 @@ async def async_data_words(
     result: LoopResult,
     answer: str,
     done: Sequence[Action],
+    *,
+    read_only: Collection[str] = (),
 ) -> str | None:
     """The words for a final answer that was data, or words leading to it (else None).
 
     `answer`: what is left of it to speak, said before ours when it ends on a colon
-    ("Here is the state:"); `done`: what the turn's calls changed.
+    ("Here is the state:"); `done`: what the turn's calls changed; `read_only`: the
+    tools that only read. A failed action is told before this (`actions_failed`), so
+    one failing here was done by a later try: only the model's slips and failed reads
+    are told.
     """
     if (
         (answer.strip() and not answer.rstrip().endswith(_LEADING))
@@ -66,14 +71,18 @@ async def async_data_words(
     _, blocks = split_data(strip_reasoning(result.text))
     if not blocks:
         return None
-    failures = [
-        echoed
-        for block in blocks
-        for value in _values(block)
-        if (echoed := _echoed_failure(value)) is not None
+    failed = [
+        record
+        for record in result.tool_calls
+        if not record.ok
+        and not record.held
+        and (_slip(record) or record.name in read_only)
     ]
-    if failures:
-        words = await _async_failed(hass, language, failures, done)
+    if failed and any(
+        _is_failure_envelope(value) for block in blocks for value in _values(block)
+    ):
+        # Our failure result echoed: what failed is told from the calls themselves.
+        words = await _async_failed(hass, language, failed, done)
     elif done:
         words = await async_render_done(hass, language, done)
     else:
@@ -86,43 +95,38 @@ async def async_data_words(
     return words
 
 
-@dataclass(frozen=True, slots=True)
-class _Echoed:
-    """A failure envelope of ours the model echoed."""
-
-    failure: Failure
-    slip: bool = False
-    """Our loop's own error (a made-up tool, wrong arguments): nothing in the home."""
-
-
 async def _async_failed(
     hass: HomeAssistant,
     language: str,
-    echoed: Sequence[_Echoed],
+    failed: Sequence[ToolCallRecord],
     done: Sequence[Action],
 ) -> str:
-    """What failed: a name not found, an error of Home Assistant, or the model's slip."""
-    if all(item.slip for item in echoed):
+    """What failed: a name not found, the model's slip, or an error of the home."""
+    names = dict.fromkeys(name for record in failed if (name := unmatched_name(record)))
+    if names:
+        return await async_render_failed(
+            hass, language, [Failure(name) for name in names], done
+        )
+    if all(_slip(record) for record in failed):
+        # Only the model's own slips: nothing in the home failed.
         if not done:
             return await async_phrase(hass, language, "data_answer_failed")
         rest = await async_phrase(hass, language, "data_answer_failed_rest")
         return f"{await async_render_done(hass, language, done)} {rest}"
-    told = dict.fromkeys(item.failure for item in echoed if not item.slip)
-    return await async_render_failed(hass, language, list(told), done)
+    return await async_render_failed(hass, language, [Failure()], done)
 
 
-def _echoed_failure(value: Any) -> _Echoed | None:
-    """The failure a value tells, if it is one of our failure envelopes."""
+def _slip(record: ToolCallRecord) -> bool:
+    """Whether a call failed by the model's own slip, not in the home."""
+    return str(record.error or "").startswith(_LOOP_ERRORS)
+
+
+def _is_failure_envelope(value: Any) -> bool:
+    """Whether a value reads as one of our results of a failed call."""
     if not isinstance(value, dict) or not ENVELOPE_KEYS & set(value):
-        return None
-    success, error = value.get("success"), value.get("error")
-    if success is True or (success is not False and not error):
-        return None
-    unmatched = value.get("unmatched")
-    if isinstance(unmatched, str) and unmatched.strip():
-        return _Echoed(Failure(" ".join(unmatched.split())[:_MAX_NAME_CHARS].strip()))
-    return _Echoed(
-        Failure(), slip=isinstance(error, str) and error.startswith(_LOOP_ERRORS)
+        return False
+    return value.get("success") is False or (
+        value.get("success") is not True and bool(value.get("error"))
     )
 
 

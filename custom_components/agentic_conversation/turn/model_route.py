@@ -345,6 +345,7 @@ async def _finish(
         result,
         answer,
         actions_done(result.tool_calls, read_only, record.intents),
+        read_only=read_only,
     ):
         record.spoken = words
         yield {"role": "assistant", "content": words}
