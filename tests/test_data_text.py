@@ -67,6 +67,7 @@ CASES = [
     ("[redacted] is your key", "[redacted] is your key", []),
     ("[Porch light](http://x) is on", "[Porch light](http://x) is on", []),
     ("- Kitchen: on\n- Porch: off", "- Kitchen: on\n- Porch: off", []),
+    ("- kitchen: on\n- porch: off", "- kitchen: on\n- porch: off", []),
     ("10:30 is the alarm", "10:30 is the alarm", []),
     ("I don't know {x} or [y]", "I don't know {x} or [y]", []),
     ("snake_case_name stays", "snake_case_name stays", []),

@@ -5,7 +5,8 @@ Small models answer with data instead of a sentence: our own tool result echoed
 fence. A voice reading that aloud is seconds of punctuation. Data starts a line with
 `{`, `[` (then `{`, `[`, a quote, a digit), a fence (```` ``` ````, `~~~`) or a YAML key
 (`key: value`, a lower-case identifier as the key); inside a line, with `{"`, `[{` or a
-fence. From there the text is held; at the end it is split into the prose, which is
+fence. A bullet is data only when its key has an underscore or is one of ours
+(`- entity_id: …`; `- kitchen: on` is words). From there the text is held; at the end it is split into the prose, which is
 spoken, and the data blocks, which `data_words` puts into words.
 
 Ordinary text is decided on its first word and streams on at once.
@@ -68,6 +69,8 @@ def starts_data(line: str, *, complete: bool) -> bool | None:
         name, value = key.group(1), (key.group(2) or "").strip()
         if "_" in name or name in ENVELOPE_KEYS:
             return True
+        if lead.startswith("-"):
+            return False  # a bullet: "- kitchen: on" is words
         if complete:
             return not value or bool(_YAML_SCALAR.fullmatch(value))
         if value and value[0] in _SCALAR_OPENERS:
