@@ -4,8 +4,9 @@ The data itself is never spoken (`data_text.py`). When the model echoed our own 
 of a failed call (`{"success": false, "error": …}`) and a call did fail, the user hears
 what failed, as the calls' own results say (an echo is never believed alone); any
 other data (an object, an array, a YAML or code block) tells the user what the turn
-did, or that the answer could not be put into words. The model is not asked again: the turn's own
-records already say what happened, and a second call could answer with data again.
+did, or that the answer could not be put into words. The model is not asked again:
+the turn's own records already say what happened, and a second call could answer
+with data again.
 """
 
 from collections.abc import Collection, Sequence
