@@ -37,7 +37,7 @@ class RecordingTTS(tts.TextToSpeechEntity):
     """A streaming-input TTS engine that remembers what it was asked to say."""
 
     _attr_name = "Recorder"
-    _attr_supported_languages = ["en", "de"]
+    _attr_supported_languages = ["en", "de", "fr"]
     _attr_default_language = "en"
 
     def __init__(self) -> None:
@@ -107,19 +107,19 @@ async def recording_tts(hass: HomeAssistant) -> AsyncGenerator[RecordingTTS]:
         yield engine
 
 
-async def use_pipeline(ws: Any, agent: str) -> None:
-    """Make a pipeline of the agent and the recorder the preferred one."""
+async def use_pipeline(ws: Any, agent: str, language: str = "en") -> None:
+    """Make a pipeline of the agent and the recorder, in a language, the preferred one."""
     await ws.send_json_auto_id(
         {
             "type": "assist_pipeline/pipeline/create",
             "conversation_engine": agent,
-            "conversation_language": "en",
-            "language": "en",
+            "conversation_language": language,
+            "language": language,
             "name": "Satellite",
             "stt_engine": None,
             "stt_language": None,
             "tts_engine": "tts.recorder",
-            "tts_language": "en",
+            "tts_language": language,
             "tts_voice": None,
             "wake_word_entity": None,
             "wake_word_id": None,

@@ -388,3 +388,107 @@ async def test_the_key_a_model_repeats_is_neither_heard_nor_kept(
     history = fake_llm.requests[-1]["messages"]
     assert [m["content"] for m in history if m["role"] == "assistant"] == [SAID]
     assert KEY not in str(history)
+
+
+def _streamed_words(progress: list[dict[str, Any]]) -> str:
+    """Every piece of assistant text that streamed into the chat log, in order."""
+    return "".join(
+        str(p.get("chat_log_delta", {}).get("content") or "") for p in progress
+    )
+
+
+DATA_MARKS = ("{", "}", "[", "]", "success", "```")
+
+
+async def test_a_yaml_echo_streamed_in_pieces_never_reaches_the_speaker(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """Our failure result echoed as YAML, 3 characters at a time: none of it streams."""
+    echoed = (
+        "success: false\nerror: 'Unknown tool: todoHassAddItem'\nvalid_tools:\n"
+        "  - HassTurnOn\n  - HassTurnOff\n"
+    )
+    fake_llm.script(
+        [
+            # A tool the model made up (our loop answers "Unknown tool"), then echoed.
+            Reply.tool_calls([("todoHassAddItem", {"item": "milk"})]),
+            Reply.text(echoed, chunk_size=3),
+        ]
+    )
+    progress: list[dict[str, Any]] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event["type"] == "intent-progress":
+            progress.append(event["data"])
+
+    output, _ = await run_pipeline(
+        ha_core, pipeline, await hass_client(), "add milk", on_event=on_event
+    )
+
+    assert recorder.said == ["I couldn't do that."]
+    assert output["response"]["speech"]["plain"]["speech"] == "I couldn't do that."
+    assert not [mark for mark in DATA_MARKS if mark in _streamed_words(progress)]
+
+
+@pytest.mark.parametrize("agent_options", [{"apis": ()}])
+async def test_a_chat_only_model_streaming_a_json_array_is_not_heard(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """No tools offered, so nothing upstream holds the JSON: it is held here."""
+    answer = (
+        '[{"name": "Porch light", "state": "off"}, {"name": "Hall", "state": "on"}]'
+    )
+    fake_llm.script([Reply.text(answer, chunk_size=2)])
+    progress: list[dict[str, Any]] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event["type"] == "intent-progress":
+            progress.append(event["data"])
+
+    await run_pipeline(
+        ha_core, pipeline, await hass_client(), "which lights?", on_event=on_event
+    )
+
+    unspoken = "Sorry, I couldn't put my answer into words. Please ask again."
+    assert recorder.said == [unspoken]
+    assert not [mark for mark in DATA_MARKS if mark in _streamed_words(progress)]
+    assert "tools" not in fake_llm.requests[0]
+
+
+async def test_words_stream_at_once_and_a_block_among_them_is_left_out(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """A long sentence streams to the TTS; the fenced JSON after it never does."""
+    before = "The porch light is off and the hall light is on, here is what I found."
+    answer = f'{before}\n```json\n{{"porch": "off", "hall": "on"}}\n```\nAnything else?'
+    fake_llm.script([Reply.text(answer, chunk_size=4)])
+    progress: list[dict[str, Any]] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if event["type"] == "intent-progress":
+            progress.append(event["data"])
+
+    await run_pipeline(
+        ha_core, pipeline, await hass_client(), "lights?", on_event=on_event
+    )
+
+    assert recorder.said == [f"{before}\nAnything else?"]
+    # The sentence streamed before the answer ended: the TTS started on it.
+    started = next(
+        i for i, p in enumerate(progress) if p.get("tts_start_streaming") is True
+    )
+    assert before.startswith(_streamed_words(progress[:started]).strip())
+    assert _streamed_words(progress[:started]).strip()
+    assert not [mark for mark in DATA_MARKS if mark in _streamed_words(progress)]

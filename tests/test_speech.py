@@ -26,7 +26,8 @@ from custom_components.agentic_conversation.speech import (
         ("1. Kitchen\n2. Porch", "Kitchen\nPorch"),
         ("See [the docs](https://example.com) 🌞👍", "See the docs"),
         ("Use `light.turn_on`.", "Use light.turn_on."),
-        ("```yaml\nfoo: bar\n```", "foo: bar"),
+        ("```yaml\nfoo: bar\n```", ""),  # data: never spoken (data_text.py)
+        ("```\nThe light is on.\n```", "The light is on."),
         ("| Room | Temp |\n|---|---|\n| Kitchen | 21 |", "Room, Temp\nKitchen, 21"),
         ("It is 5 - 6 degrees, feels like 3.", "It is 5 - 6 degrees, feels like 3."),
         ("snake_case_name stays", "snake_case_name stays"),

@@ -179,13 +179,8 @@ async def test_a_call_shown_as_an_example_is_an_answer(
 
     speech = await _say(hass, agent, "how would you turn on the porch light?")
 
-    # (The speech cleaner drops the fence and markdown's `__`.)
-    spoken_name = turn_on.replace("__", "")
-    assert speech == (
-        "To switch it on I would send this call:\n"
-        f'{{"name": "{spoken_name}", "arguments": {{"name": "Porch light"}}}}\n'
-        "Shall I do that?"
-    )
+    # The fenced block is data: never spoken (data_text.py).
+    assert speech == "To switch it on I would send this call:\nShall I do that?"
     assert _state(hass, LIGHT) == STATE_OFF
     assert len(fake_llm.requests) == 1
 

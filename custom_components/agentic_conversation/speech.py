@@ -1,7 +1,9 @@
 """Make model text fit for a voice: no reasoning blocks, markdown or emoji.
 
 Models answer in chat style (markdown lists, bold, code, emoji) and some reasoning models
-prefix `<think>…</think>`. A TTS engine reads such text literally, so the agent cleans it
+prefix `<think>…</think>`; small ones answer with data (JSON, YAML, a code block), which
+is held back from its first characters (`data_text.py`) and never spoken. A TTS engine
+reads such text literally, so the agent cleans it
 before it reaches the chat log, which the Assist pipeline streams to TTS. A reply far
 longer than the agent asked for (`max_tokens`; some servers ignore it) is cut at a
 sentence end: a satellite must not read 10 MB aloud.
@@ -11,6 +13,7 @@ import re
 
 from .agent import CHARS_PER_TOKEN
 from .const import LOGGER
+from .data_text import DataGate, split_data
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -83,8 +86,8 @@ def speech_budget(max_tokens: int) -> int | None:
 
 
 def clean_for_speech(text: str, budget: int | None = None) -> str:
-    """The whole cleaning for a finished answer: reasoning, markup, spacing, length."""
-    text = clean_markup(strip_reasoning(text))
+    """The whole cleaning for a finished answer: reasoning, data, markup, spacing, length."""
+    text = clean_markup(split_data(strip_reasoning(text))[0])
     text = _BLANK_LINES.sub("\n\n", text)
     text = "\n".join(line.strip() for line in text.strip().splitlines())
     if budget is not None and len(text) > budget:
@@ -118,8 +121,10 @@ class SpeechStreamCleaner:
     """Cleans streamed text delta by delta, holding back what may still change.
 
     A `<think>` block or a markdown token can be split across deltas, so text is
-    released line by line (or once it cannot hold a tag), never a half tag. With a
-    budget, near its end only whole sentences are released, and past it nothing.
+    released line by line (or once it cannot hold a tag), never a half tag. Data is
+    held from its first characters on (`DataGate`): only the prose around it is
+    spoken, and `data` tells whether there was any. With a budget, near its end only
+    whole sentences are released, and past it nothing.
     """
 
     def __init__(self, budget: int | None = None) -> None:
@@ -135,6 +140,12 @@ class SpeechStreamCleaner:
         # Trailing whitespace is held back until more words follow, so the spoken
         # text never ends in a space or newline left by a removed emoji or token.
         self._held_space = ""
+        self._gate = DataGate()
+
+    @property
+    def data(self) -> bool:
+        """Whether data was held back (and not spoken) so far."""
+        return bool(self._gate.blocks)
 
     def feed(self, delta: str) -> str:
         """Take a delta; return the cleaned text that is safe to speak now."""
@@ -166,12 +177,14 @@ class SpeechStreamCleaner:
             out.append(self._pending[:cut])
             self._pending = self._pending[cut:]
             break
-        return self._within_budget(self._release("".join(out)), final=False)
+        spoken = self._gate.feed("".join(out))
+        return self._within_budget(self._release(spoken), final=False)
 
     def flush(self) -> str:
         """Return what is left at the end of the stream."""
         text = "" if self._in_reasoning else self._pending
         self._pending = ""
+        text = self._gate.feed(text) + self._gate.flush()
         released = self._within_budget(self._release(text), final=True)
         self._held_space = ""
         return released

@@ -52,6 +52,7 @@ from ..const import (
     LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
+from ..data_words import async_data_words
 from ..done_actions import actions_done
 from ..failed_actions import actions_failed, closing_question, is_failed_action
 from ..kept.chat_history import trim_to_budget
@@ -335,6 +336,19 @@ async def _finish(
             closing_question(answer),
         )
         yield {"role": "assistant", "content": record.spoken}
+        return
+    # Issue 40: an answer that was only data (JSON, YAML, code), or words that
+    # only lead to it ("Here it is:"), is said in words after them.
+    if words := await async_data_words(
+        hass,
+        language,
+        result,
+        answer,
+        actions_done(result.tool_calls, read_only, record.intents),
+        read_only=read_only,
+    ):
+        record.spoken = words
+        yield {"role": "assistant", "content": words}
         return
     if answered:
         if not streamed.strip():
