@@ -189,7 +189,9 @@ def test_a_yes_word_never_hides_a_no(language: str) -> None:
 def test_every_word_in_the_lists(language: str) -> None:
     """Each word means what its list says, alone and beside a plain yes."""
     words = ANSWER_WORDS[language]
-    yes = next(iter(sorted(words.affirm, key=len)))
+    # "ok", said everywhere: a language's shortest yes may make a decline with the
+    # next word ("ya está bien", "ja està bé": "that's fine already").
+    yes = "ok"
     for phrase in words.affirm:
         assert classify(phrase, language) is Answer.YES, phrase
     for phrase in words.deny:

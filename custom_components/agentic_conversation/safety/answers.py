@@ -7,10 +7,16 @@ the words allow (an idiom counts as a whole):
 - any word we do not know (another device, another action, a number that is not
   asked for) makes it something else: "yes, and also open the garage" is a new
   request, not a confirmation;
-- otherwise any word that denies makes it a no ("okay, no", "don't unlock it");
+- otherwise any word that denies makes it a no ("okay, no", "don't unlock it"), and
+  so does a polite decline ("all good, thanks", "danke, schon gut", "да ладно");
 - otherwise it is a yes if it affirms ("yeah, go ahead", "sure, right away") or
   restates the held action ("yes, unlock it", "unlock the front door"); consent words
-  alone ("right away", "thanks") and names alone ("the front door") are not.
+  alone ("right away", "thanks", "fine"), names alone ("the front door") and "all"
+  beside a mere yes word ("all fine") are not: what can mean no is never a yes
+  (languages/README.md).
+
+Beside a PIN any no wins: a word that denies anywhere, among words we do not know
+too ("4711, actually no, don't"), makes it a no.
 
 An elided word is read as its two parts when it is not a word of ours itself (French
 "n'ouvre" is "n'" and "ouvre").
