@@ -11,6 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
 
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent, llm
@@ -33,8 +37,9 @@ from custom_components.agentic_conversation.safety.risk import (
     risk_of,
 )
 from custom_components.agentic_conversation.tool_dispatch import original_tool
+from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import converse, speech, state_of
+from tests.helpers import converse, said, speech, state_of
 from tests.test_confirmation import GARAGE, LIGHT, LOCK, _agent, _tool, home
 
 __all__ = ["home"]
@@ -190,30 +195,42 @@ async def test_the_model_calls_the_unlocking_intent_script(
     assert len(fake_llm.requests) == 1
 
 
+@pytest.mark.parametrize("door", ["async_converse", "pipeline"])
 async def test_the_custom_sentence_with_local_first(
-    custom_home: HomeAssistant, fake_llm: FakeLLM
+    custom_home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
 ) -> None:
     """The user's own sentence: asked, no model call; "yes" unlocks."""
     hass = custom_home
     agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: True})
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
 
-    asked = await converse(hass, agent, "we are home")
+    asked = await ask("we are home", None)
+    conversation_id = asked["conversation_id"]
 
-    assert speech(asked) == QUESTION
+    assert said(asked) == QUESTION
+    assert asked["continue_conversation"] is True
     assert state_of(hass, LOCK) == "locked"
     assert fake_llm.requests == []
 
-    declined = await converse(hass, agent, "all good, thanks", asked.conversation_id)
+    declined = await ask("all good, thanks", conversation_id)
 
-    assert speech(declined) == "Okay, I won't."
+    assert said(declined) == "Okay, I won't."
     assert state_of(hass, LOCK) == "locked"
 
-    asked = await converse(hass, agent, "we are home", asked.conversation_id)
-    done = await converse(hass, agent, "yes", asked.conversation_id)
+    assert said(await ask("we are home", conversation_id)) == QUESTION
+    done = await ask("yes", conversation_id)
 
-    assert speech(done) == UNLOCKED
+    assert said(done) == UNLOCKED
     assert state_of(hass, LOCK) == "unlocked"
     assert fake_llm.requests == []
+    if door == "pipeline":
+        assert recorder.said == [QUESTION, "Okay, I won't.", UNLOCKED]
 
 
 async def test_an_intent_script_that_lights_runs_at_once(
