@@ -3,21 +3,29 @@
 Each `<language>.json` here holds what its speakers say to "Shall I…?", as words and
 phrases (an answer is judged word by word, see safety/answers.py):
 
-- `affirm`: says yes by itself ("yes", "yeah", "sure", "please", "go ahead", "do it").
-- `consent`: only adds to a yes ("just", "right away", "now", "thanks").
+- `affirm`: says yes by itself ("yes", "yeah", "sure", "please", "go ahead", "do it"),
+  and is not what people decline with.
+- `consent`: only adds to a yes ("just", "right away", "now", "thanks"), or can mean
+  yes as well as no ("fine", "passt schon", "spoko"): alone, the user is asked again.
 - `deny`: says no or cancels; any of these makes the answer a no ("no", "don't",
-  "cancel", and the language's negation words, "not", "nicht", "pas"…).
+  "cancel", and the language's negation words, "not", "nicht", "pas"…), and so do
+  polite declines without a no ("all good", "it's fine", "schon gut", "да ладно")
+  and a sarcastic yes ("yeah right").
 - `restate`: per kind of held action (risk.RiskKind values), the verb forms that
   restate it ("unlock", "unlock it"): "yes, unlock it" is a yes to an unlock only.
 - `objects`: pronouns and articles that come with a restated action or a name ("it",
   "the", "them").
+- `all`: "all", "everything": with a restated action an object ("unlock them all"),
+  beside a mere yes word what a decline says ("all good", "tutto bene").
 - `numbers`: number words unicode-rbnf does not produce (English "oh" for zero).
 
 Regional words are in their base language's file (a tag's base language decides):
 Brazilian Portuguese in pt, Latin American Spanish in es, Canadian, Belgian and Swiss
 French in fr, Austrian and Swiss German in de, American, British and Australian
 English in en, Bokmål for "nb" and "no". Phrases are written as people say them;
-they are normalized (lower case, no accents or punctuation) when read.
+they are normalized (lower case, no accents or punctuation) when read. The rule that
+decides which list a phrase goes in is in README.md here: what can mean no is never
+a yes.
 """
 
 from collections.abc import Mapping
@@ -63,6 +71,8 @@ class AnswerWords:
     # per kind of held action, the words that restate it
     restate: Mapping[str, frozenset[str]]
     objects: frozenset[str]
+    # "all", "everything": objects only beside a restated action
+    all: frozenset[str]
     # number words beyond unicode-rbnf's, to their digits
     numbers: Mapping[str, str]
 
@@ -82,6 +92,7 @@ def _load(language: str) -> AnswerWords:
         deny=_phrases(data["deny"]),
         restate={kind: _phrases(verbs) for kind, verbs in data["restate"].items()},
         objects=_phrases(data["objects"]),
+        all=_phrases(data["all"]),
         numbers={normalize(word): digits for word, digits in data["numbers"].items()},
     )
 

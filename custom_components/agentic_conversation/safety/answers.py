@@ -7,10 +7,16 @@ the words allow (an idiom counts as a whole):
 - any word we do not know (another device, another action, a number that is not
   asked for) makes it something else: "yes, and also open the garage" is a new
   request, not a confirmation;
-- otherwise any word that denies makes it a no ("okay, no", "don't unlock it");
+- otherwise any word that denies makes it a no ("okay, no", "don't unlock it"), and
+  so does a polite decline ("all good, thanks", "danke, schon gut", "да ладно");
 - otherwise it is a yes if it affirms ("yeah, go ahead", "sure, right away") or
   restates the held action ("yes, unlock it", "unlock the front door"); consent words
-  alone ("right away", "thanks") and names alone ("the front door") are not.
+  alone ("right away", "thanks", "fine"), names alone ("the front door") and "all"
+  beside a mere yes word ("all fine") are not: what can mean no is never a yes
+  (languages/README.md).
+
+Beside a PIN any no wins: a word that denies anywhere, among words we do not know
+too ("4711, actually no, don't"), makes it a no.
 
 An elided word is read as its two parts when it is not a word of ours itself (French
 "n'ouvre" is "n'" and "ouvre").
@@ -29,8 +35,10 @@ import hmac
 from ..languages import ANSWER_WORDS, AnswerWords, base_language, normalize
 from ..languages.numbers import number_words
 
-# Longer than this, it is not an answer but a request (and not worth reading).
+# Longer than this, it is not an answer but a request (never a yes, nor a PIN).
 _MOST_WORDS = 40
+# Beside a PIN, words read for a no; an utterance longer than this is one.
+_MOST_DENY_READ = 10_000
 
 
 class Answer(StrEnum):
@@ -55,6 +63,7 @@ class HeldWords:
 class _Role(Enum):
     AFFIRM = auto()
     CONSENT = auto()
+    ALL = auto()  # "all", "everything": "all good" says nothing needs doing
     DENY = auto()
     VERB = auto()  # restates a held action
     OBJECT = auto()  # "it", "the", a held name
@@ -77,6 +86,9 @@ def classify(
     """
     table, known = _lexicon(base_language(language), held or HeldWords())
     words = _words(text, known)
+    if numbers and _denies(words, table, _number_table(language)):
+        # Beside a PIN, any no wins, wherever it is and whatever else is said.
+        return Answer.NO
     if len(words) > _MOST_WORDS:
         return Answer.OTHER
     roles = _roles(words, table, language if numbers else None)
@@ -84,9 +96,34 @@ def classify(
         return Answer.OTHER
     if _Role.DENY in roles:
         return Answer.NO
-    if roles & {_Role.AFFIRM, _Role.VERB}:
+    if _Role.VERB in roles or (_Role.AFFIRM in roles and _Role.ALL not in roles):
         return Answer.YES
     return Answer.OTHER
+
+
+def _denies(
+    said: list[str], table: _Table, spoken: Mapping[tuple[str, ...], str]
+) -> bool:
+    """Whether a word that denies is said anywhere, among words we do not know too.
+
+    Read left to right, the longest phrase we know first, so an idiom keeps its
+    meaning ("no jo" is a Czech yes). Past `_MOST_DENY_READ` words nothing is an
+    answer: it counts as a no.
+    """
+    if len(said) > _MOST_DENY_READ:
+        return True
+    longest = max(map(len, [*table, *spoken]), default=1)
+    start = 0
+    while start < len(said):
+        for end in range(min(len(said), start + longest), start, -1):
+            if (role := _role(tuple(said[start:end]), table, spoken)) is not None:
+                if role is _Role.DENY:
+                    return True
+                start = end
+                break
+        else:
+            start += 1
+    return False
 
 
 def _words(text: str, known: frozenset[str]) -> list[str]:
@@ -183,6 +220,7 @@ def _phrases(words: AnswerWords, kinds: frozenset[str]) -> Iterable[tuple[str, _
     for kind in sorted(kinds):
         yield from ((phrase, _Role.VERB) for phrase in words.restate.get(kind, ()))
     yield from ((phrase, _Role.OBJECT) for phrase in words.objects)
+    yield from ((phrase, _Role.ALL) for phrase in words.all)
 
 
 def spoken_digits(text: str, language: str) -> str:
@@ -212,5 +250,11 @@ def spoken_digits(text: str, language: str) -> str:
 
 
 def pin_matches(text: str, pin: str, language: str) -> bool:
-    """Whether the utterance says exactly the PIN (compared in constant time)."""
-    return hmac.compare_digest(spoken_digits(text, language).encode(), pin.encode())
+    """Whether the utterance says exactly the PIN (compared in constant time).
+
+    An utterance longer than an answer says no PIN: it is a request.
+    """
+    said = spoken_digits(text, language)
+    if len(normalize(text).split()) > _MOST_WORDS:
+        said = ""
+    return hmac.compare_digest(said.encode(), pin.encode())

@@ -100,6 +100,24 @@ def runs(effect: Effect) -> bool:
     return effect.service in RUNS.get(effect.domain, ())
 
 
+def action_effects(
+    hass: HomeAssistant, actions: Any, variables: Mapping[str, Any]
+) -> list[Effect]:
+    """What a sequence of actions does (raw or validated, as a `Script` keeps it)."""
+    return list(_actions(hass, _source(actions), variables))
+
+
+def _source(value: Any) -> Any:
+    """Validated actions as written: each `Template` back to its text."""
+    if isinstance(value, Template):
+        return value.template
+    if isinstance(value, Mapping):
+        return {key: _source(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_source(item) for item in value]
+    return value
+
+
 def runnable_effects(hass: HomeAssistant, effect: Effect) -> list[Effect]:
     """What running a runnable does, as far as Home Assistant can tell."""
     entity = _entity(hass, effect.domain, effect.entity_id)
@@ -264,7 +282,9 @@ def _refs(hass: HomeAssistant, value: Any, variables: Mapping[str, Any]) -> list
     rendered = _render(hass, value, variables)
     if rendered is None:
         return []
-    refs = [part.strip().lower() for part in rendered.split(",") if part.strip()]
+    # A template may give a list ("{{ targets.entities }}"): read as its items.
+    parts = (part.strip().strip("[]()'\" ").lower() for part in rendered.split(","))
+    refs = [part for part in parts if part]
     registry = er.async_get(hass)
     return [er.async_resolve_entity_id(registry, ref) or ref for ref in refs]
 

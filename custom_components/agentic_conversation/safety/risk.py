@@ -2,8 +2,9 @@
 
 Risky by default: unlocking or opening a lock, disarming an alarm panel, opening a
 cover of device class garage, gate or door, opening a valve; plus any action on the
-entities the user lists for an agent; and running a script, scene, automation or
-button that sets off any of these (locking, closing and arming stay free). Decided on
+entities the user lists for an agent; and running a script, scene, automation,
+button or custom intent (intent_script) that sets off any of these (locking, closing
+and arming stay free). Decided on
 what Home Assistant would finally do to each entity (an intent's `HassTurnOff` on a
 lock is an unlock), never on words.
 """
@@ -17,6 +18,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 
 from .effects import PRESS_OPENER, UNKNOWN_SERVICE, Effect, runnable_effects, runs
+from .intent_actions import handler_effects
 
 # Covers that let people in.
 OPENING_COVER_CLASSES = frozenset({"garage", "gate", "door"})
@@ -144,14 +146,15 @@ def intent_effects(
 ) -> list[Effect]:
     """What an intent would do, resolved the way its handler resolves its targets.
 
-    Only intents that call services on matched entities act; others (timers, states,
-    the date) have no effects. A target HA would not match has no effects either: the
-    intent then fails on its own.
+    A service intent acts on its matched entities; a custom intent (intent_script…)
+    does what its actions do, or, unread, what its name says (intent_actions.py);
+    others (timers, states, the date) have no effects. A target HA would not match
+    has no effects either: the intent then fails on its own.
     """
     handler = next(
         (h for h in intent.async_get(hass) if h.intent_type == intent_type), None
     )
-    if not isinstance(handler, intent.DynamicServiceIntentHandler):
+    if handler is None:
         return []
     slots = {
         key: {"value": value}
@@ -162,6 +165,9 @@ def intent_effects(
         slots = handler.async_validate_slots(slots)
     except Exception:  # noqa: BLE001 - HA rejects such arguments too; nothing acts
         return []
+    if not isinstance(handler, intent.DynamicServiceIntentHandler):
+        # An intent_script, another integration's intent: what its actions do.
+        return handler_effects(hass, handler, slots, llm_context)
     name = slots.get("name", {}).get("value")
     domains = handler.required_domains
     if "domain" in slots:

@@ -2,11 +2,15 @@
 
 Assist's prompt lists every exposed entity (about 50 characters each), so a request
 grows with the home. This API offers Assist's own tools (HA's `IntentTool`s, live
-context included, unwrapped: the confirmation gate knows them) and ours, with Assist's
-instructions minus that list: the model finds entities with search_entities instead.
-get_entity_state is left out: search_entities and live context already give states,
-and a third way to read one only costs room. Live context is told as what it adds to
-search_entities (the states of many devices at once), in fewer words than HA's.
+context included; `original_tool` unwraps them, so the confirmation gate knows them)
+and ours, with Assist's instructions minus that list: the model finds entities with
+search_entities instead. get_entity_state is left out: search_entities and live
+context already give states, and a third way to read one only costs room. Live
+context is told as what it adds to search_entities (the states of many devices at
+once), in fewer words than HA's. Served without our agent's confirmation gate (over
+MCP, to another agent), an intent that would do something risky (HassTurnOff on a
+lock, an intent_script that unlocks) is refused, as call_service refuses: nobody is
+there to ask.
 """
 
 from homeassistant.components.homeassistant import llm as home_llm
@@ -15,6 +19,10 @@ from homeassistant.helpers import llm
 from homeassistant.util.json import JsonObjectType
 
 from ..const import COMPACT_API_ID, TOOL_GET_ENTITY_STATE
+from ..safety.confirmation import gate_refuses
+from ..safety.risk import intent_effects
+from ..tool_options import gate_of
+from .errors import refuse
 from .llm_api import ACT_WITH_INTENTS, WEATHER_PROMPT, agentic_tools, with_memory_prompt
 
 COMPACT_PROMPT = (
@@ -58,13 +66,7 @@ class CompactHomeAPI(llm.API):
             api=self,
             api_prompt=prompt,
             llm_context=llm_context,
-            tools=[
-                DescribedTool(tool, LIVE_CONTEXT_DESCRIPTION)
-                if isinstance(tool, home_llm.GetLiveContextTool)
-                else tool
-                for tool in assist.tools
-                if tool.name not in names
-            ]
+            tools=[_ours(tool) for tool in assist.tools if tool.name not in names]
             + ours,
             custom_serializer=assist.custom_serializer,
         )
@@ -91,6 +93,41 @@ class DescribedTool(llm.Tool):
     ) -> llm.ToolResult | JsonObjectType:
         """Call the wrapped tool."""
         return await self.tool.async_call(hass, tool_input, llm_context)
+
+
+class GuardedIntentTool(DescribedTool):
+    """An Assist intent that, where no gate can ask the user, refuses a risky call."""
+
+    def __init__(self, tool: llm.IntentTool) -> None:
+        """Wrap an intent tool under its own name and description."""
+        super().__init__(tool, tool.description or "")
+        self.intent_type = tool.intent_type
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> llm.ToolResult | JsonObjectType:
+        """Our agent's dispatcher asked its gate already; anyone else is refused."""
+        if gate_of(llm_context) is None and gate_refuses(
+            hass,
+            intent_effects(hass, self.intent_type, tool_input.tool_args, llm_context),
+        ):
+            return refuse(
+                "This action needs the user's own confirmation, which this "
+                "assistant cannot ask for. Nothing was changed."
+            )
+        return await self.tool.async_call(hass, tool_input, llm_context)
+
+
+def _ours(tool: llm.Tool) -> llm.Tool:
+    """An Assist tool as this API offers it: live context described, intents guarded."""
+    if isinstance(tool, home_llm.GetLiveContextTool):
+        return DescribedTool(tool, LIVE_CONTEXT_DESCRIPTION)
+    if isinstance(tool, llm.IntentTool):
+        return GuardedIntentTool(tool)
+    return tool
 
 
 def _without_overview(
