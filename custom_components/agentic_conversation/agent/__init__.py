@@ -53,6 +53,8 @@ from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
 from .safe_text import safe_data, safe_text
 from .tool_calls import (
+    EntityCall,
+    EntityReadingDispatcher,
     PreparedCall,
     RepairingDispatcher,
     ToolCallRecord,
@@ -93,6 +95,8 @@ __all__ = [
     "Message",
     "MeteredProvider",
     "OpenAICompatibleProvider",
+    "EntityCall",
+    "EntityReadingDispatcher",
     "PreparedCall",
     "RepairingDispatcher",
     "RetryingProvider",
