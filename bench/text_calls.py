@@ -19,9 +19,7 @@ import time
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from custom_components.agentic_conversation.agent.held_text import (  # noqa: E402
-    HeldText,
-)
+from custom_components.agentic_conversation.agent.held_text import HeldText  # noqa: E402
 from custom_components.agentic_conversation.agent.text_tool_calls import (  # noqa: E402
     recover_tool_calls,
 )
