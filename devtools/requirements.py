@@ -29,6 +29,7 @@ from packaging.utils import canonicalize_name
 # The test tools installed without their dependencies (requirements_test.txt).
 TEST_TOOLS = (
     "pytest-homeassistant-custom-component",
+    "hypothesis",
     "pytest-xdist",
     "mypy",
     "ruff",

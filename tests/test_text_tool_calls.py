@@ -32,12 +32,12 @@ def _written(form: str, name: str, arguments: str) -> str:
         "mistral": f'[TOOL_CALLS][{{"name": "{name}", "arguments": {arguments}}}]',
         "llama 3": f'<|python_tag|>{{"name": "{name}", "parameters": {arguments}}}',
         "fenced json": f'```json\n{{"name": "{name}", "arguments": {arguments}}}\n```',
-        "in reasoning": "<think>Turn it on.\n<tool_call>"
-        f'{{"name": "{name}", "arguments": {arguments}}}</tool_call></think>',
+        "after reasoning": "<think>Turn it on.</think>\n<tool_call>"
+        f'{{"name": "{name}", "arguments": {arguments}}}</tool_call>',
     }[form]
 
 
-FORMS = ["hermes", "bare json", "mistral", "llama 3", "fenced json", "in reasoning"]
+FORMS = ["hermes", "bare json", "mistral", "llama 3", "fenced json", "after reasoning"]
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM) -> str:

@@ -12,7 +12,7 @@ arguments (see agent/tool_call_repair.py and tools/intent_arguments.py); every r
 names what would work: the arguments a tool takes, the closest exposed names.
 """
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +24,7 @@ from homeassistant.helpers import intent, llm
 from homeassistant.helpers.service import async_get_cached_service_description
 
 from .agent import (
+    EntityCall,
     PreparedCall,
     ToolHeldError,
     ToolRefusedError,
@@ -40,6 +41,7 @@ from .tools.camera import LookAtCameraTool
 from .tools.closest import NAME_CHARS, async_closest_names
 from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
+from .tools.entity_as_tool import entity_call
 from .tools.intent_arguments import async_intent_arguments, refused
 from .tools.services import CallServiceTool
 from .tools.state import GetEntityStateTool
@@ -73,6 +75,12 @@ class ChatLogToolDispatcher:
         return PreparedCall(
             prepared.arguments, unwrapped.repairs + prepared.repairs, prepared.ignored
         )
+
+    def entity_call(
+        self, name: str, arguments: dict[str, Any], offered: Collection[str]
+    ) -> EntityCall | None:
+        """An exposed entity's id sent as a tool's name, read as the intent it means."""
+        return entity_call(self._api.api.hass, name, arguments, offered)
 
     async def __call__(self, name: str, arguments: dict[str, Any]) -> Any:
         """Call a tool; bad arguments and error results raise, the loop reports them."""

@@ -2,7 +2,8 @@
 
 Each format is what a server sends when its tool parser is not set up (fixtures of
 real model output: Hermes/Qwen, bare JSON, Mistral, Llama 3, a fenced block, a call
-leaked inside a reasoning block). Only offered tools with parsing arguments count.
+after a reasoning block). Only offered tools with parsing arguments count; a call
+inside reasoning, or with words after it, is an answer.
 """
 
 from collections.abc import AsyncIterator
@@ -10,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from custom_components.agentic_conversation.agent import OpenAICompatibleProvider
+from custom_components.agentic_conversation.agent.held_text import HeldText
 from custom_components.agentic_conversation.agent.text_tool_calls import (
-    HeldText,
     recover_tool_calls,
 )
 from tests.fake_llm import MODEL, FakeLLM, Reply
@@ -31,8 +32,10 @@ WRITTEN_CALLS = {
     "llama 3": f'<|python_tag|>{{"name": "assist__HassTurnOn", "parameters": {ARGS}}}'
     "<|eom_id|>",
     "fenced json": f'```json\n{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}\n```',
-    "in reasoning": "<think>The user wants the light on. <tool_call>"
-    f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call></think>',
+    "after reasoning": "<think>The user wants the light on.</think>\n<tool_call>"
+    f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call>',
+    "after reasoning opened by the template": "The user wants the light on.</think>"
+    f'\n<tool_call>{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call>',
     "arguments as string": '<tool_call>{"name": "assist__HassTurnOn", '
     '"arguments": "{\\"name\\": \\"Porch light\\"}"}</tool_call>',
     "openai shape": '[{"type": "function", "function": {"name": "assist__HassTurnOn",'
@@ -53,9 +56,6 @@ WRITTEN_CALLS = {
     "fenced, end token": f'```json\n{{"name": "HassTurnOn", "arguments": {ARGS}}}\n```'
     "<|im_end|>",
 }
-
-
-REASONING = "<think>The user wants the light on. "
 
 
 @pytest.fixture(params=[True, False], ids=["streamed", "whole"])
@@ -98,11 +98,11 @@ async def test_a_written_call_is_a_call_and_not_said(
         ("assist__HassTurnOn", {"name": "Porch light"})
     ]
     assert response.calls_from_text
-    reasoning = ""
-    if form == "in reasoning":
-        reasoning = REASONING if stream else REASONING + "</think>"
-    assert "".join(said) == reasoning
-    assert response.text == ("" if not reasoning else REASONING + "</think>")
+    # Reasoning streams as it comes (the speech cleaner drops it); the call is held.
+    before, _, call = WRITTEN_CALLS[form].rpartition("</think>")
+    reasoning = before + "</think>" if call and before and stream else ""
+    assert "".join(said).strip() == reasoning.strip()
+    assert response.text == ""
 
 
 async def test_text_before_a_written_call_is_said_at_once(
@@ -144,6 +144,22 @@ async def test_text_before_a_written_call_is_said_at_once(
         # Pythonic, but not literals only, or positional: never run.
         "HassTurnOn(name=x)",
         '[HassTurnOn(name=__import__("os").getcwd())]',
+        # A call while thinking is a thought; words after a call show it.
+        (
+            "<think>I could call <tool_call>"
+            f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call></think>'
+            "Shall I turn it on?"
+        ),
+        (
+            "The answer opened by the template: <tool_call>"
+            f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call></think>OK?'
+        ),
+        f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}} is the call I would make.',
+        (
+            f'<tool_call>{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}</tool_call>'
+            " would turn it on."
+        ),
+        f'{{"name": "assist__HassTurnOn", "arguments": {ARGS}}}\nThe light is now on.',
         'HassTurnOn("Porch light")',
         "Done.",
     ],

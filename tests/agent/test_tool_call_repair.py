@@ -115,3 +115,28 @@ def test_a_key_the_tool_takes_is_not_a_wrapper() -> None:
 def test_wire_arguments(raw: str, parsed: object) -> None:
     """`null` is no arguments; an object encoded twice is the object."""
     assert parse_arguments(raw) == parsed
+
+
+@pytest.mark.parametrize(
+    "sent", ["intentHassTurnOn", "IntentHassTurnOn", "assistintentHassTurnOn"]
+)
+def test_a_glued_namespace_fits_its_tool(sent: str) -> None:
+    """Markdown ate the `__` of `intent__HassTurnOn`: still the one tool it names."""
+    offered = {"assist__intent__HassTurnOn", "assist__intent__HassTurnOff"}
+    assert match_tool_name(sent, offered) == NameMatch("assist__intent__HassTurnOn")
+
+
+@pytest.mark.parametrize(
+    "sent",
+    ["intentHassTurn", "HassTurnOnintent", "otherHassTurnOn", "assistHassTurnOn"],
+)
+def test_a_glued_name_that_is_no_namespace_fits_nothing(sent: str) -> None:
+    """Only the tool's own namespaces, glued in their order, count."""
+    offered = {"assist__intent__HassTurnOn", "assist__intent__HassTurnOff"}
+    assert match_tool_name(sent, offered) == NameMatch(None)
+
+
+def test_a_glued_name_two_tools_fit_is_not_guessed() -> None:
+    """`intentHassTurnOn` under two APIs: neither, both named."""
+    offered = {"one__intent__HassTurnOn", "two__intent__HassTurnOn"}
+    assert match_tool_name("intentHassTurnOn", offered).fits == tuple(sorted(offered))

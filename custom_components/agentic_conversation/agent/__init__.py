@@ -53,6 +53,8 @@ from .result import LoopResult, StopReason
 from .route import CircuitBreaker, Route, RouteState
 from .safe_text import safe_data, safe_text
 from .tool_calls import (
+    EntityCall,
+    EntityReadingDispatcher,
     PreparedCall,
     RepairingDispatcher,
     ToolCallRecord,
@@ -94,6 +96,8 @@ __all__ = [
     "MeteredProvider",
     "Spending",
     "OpenAICompatibleProvider",
+    "EntityCall",
+    "EntityReadingDispatcher",
     "PreparedCall",
     "RepairingDispatcher",
     "RetryingProvider",

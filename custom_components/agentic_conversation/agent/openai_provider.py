@@ -17,11 +17,12 @@ import openai
 from .context_size import async_context_size
 from .credentials import Redactor, split_credentials
 from .errors import LLMConnectionError, LLMError, LLMFirstTokenTimeoutError
+from .held_text import HeldText
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion, with_usage
 from .provider import DeltaCallback, LLMResponse, ToolCallCallback
-from .text_tool_calls import HeldText, recover_tool_calls
+from .text_tool_calls import recover_tool_calls
 from .tool_calls import ToolSpec
 from .usage import StreamUsage
 

@@ -1,7 +1,8 @@
 """Tool names and arguments as small models slip on them, read as they plainly meant.
 
 Only what is unambiguous is repaired: a name that fits exactly one offered tool once
-case, surrounding space, a `functions.` prefix and any namespace are set aside;
+case, surrounding space, a `functions.` prefix and any namespace are set aside, or
+with its namespace glued on (`intentHassTurnOff`, the `__` lost to markdown);
 arguments wrapped in `arguments`/`parameters`/`input` or encoded once more as a JSON
 string. Namespaces are never spelled out here: Home Assistant prefixes merged tools
 (`assist__intent__HassTurnOn`, `intent__HassTurnOn`) differently between releases.
@@ -57,9 +58,20 @@ def match_tool_name(name: str, offered: Collection[str]) -> NameMatch:
         return NameMatch(same[0])
     base = _base(name)
     fits = sorted(o for o in offered if base and _base(o) == base)
+    if not fits:
+        # The namespace glued on (`intentHassTurnOff`): markdown took the `__` of
+        # `intent__HassTurnOff` for emphasis.
+        glued = folded.replace(_NAMESPACE, "")
+        fits = sorted(o for o in offered if glued and glued in _glued_forms(o))
     if len(fits) == 1:
         return NameMatch(fits[0])
     return NameMatch(None, tuple(fits))
+
+
+def _glued_forms(name: str) -> set[str]:
+    """`a__b__c` as `abc`, `bc` (folded): its namespaces glued on, outer ones left out."""
+    parts = _folded(name).split(_NAMESPACE)
+    return {"".join(parts[start:]) for start in range(len(parts) - 1)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import json
 import logging
 import time
@@ -92,6 +92,26 @@ class ShowingDispatcher(ToolDispatcher, Protocol):
 
     def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
         """The pictures taken since last asked: (what is kept, the image part)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class EntityCall:
+    """A call naming an entity instead of a tool, read as the tool call it means."""
+
+    name: str
+    arguments: dict[str, Any]
+    repair: str
+
+
+@runtime_checkable
+class EntityReadingDispatcher(ToolDispatcher, Protocol):
+    """A dispatcher that knows the home's entities, to read one called as a tool."""
+
+    def entity_call(
+        self, name: str, arguments: dict[str, Any], offered: Collection[str]
+    ) -> EntityCall | None:
+        """The call an entity's id as a tool's name plainly means, if any."""
         ...
 
 
@@ -218,8 +238,18 @@ async def execute_tool_call(
     result: Any = None
     held = False
     match = match_tool_name(call.name, offered)
-    name = match.name or call.name
     repairs: list[str] = []
+    if (
+        match.name is None
+        and not match.fits
+        and isinstance(call.arguments, dict)
+        and isinstance(dispatcher, EntityReadingDispatcher)
+        and (meant := dispatcher.entity_call(call.name, call.arguments, offered))
+    ):
+        call = replace(call, name=meant.name, arguments=meant.arguments)
+        match = match_tool_name(meant.name, offered)
+        repairs.append(meant.repair)
+    name = match.name or call.name
     if match.name is not None and match.name != call.name:
         sent = truncate(call.name, _QUOTE_NAME_CHARS)
         repairs.append(f"tool name {sent!r} read as {match.name!r}")
