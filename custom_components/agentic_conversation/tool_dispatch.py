@@ -34,7 +34,7 @@ from .agent.tool_call_repair import unwrap_arguments
 from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
-from .tool_options import gate_of, snapshots_of
+from .tool_options import effects_of, gate_of, snapshots_of
 from .tools.argument_checks import refuse_arguments
 from .tools.camera import LookAtCameraTool
 from .tools.closest import NAME_CHARS, async_closest_names
@@ -43,6 +43,7 @@ from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
 from .tools.intent_arguments import async_intent_arguments, refused
 from .tools.services import CallServiceTool
 from .tools.state import GetEntityStateTool
+from .verify.note import note_intent
 
 # Match failures that name what the model sent and matched nothing.
 _UNMATCHED = {
@@ -130,7 +131,23 @@ class ChatLogToolDispatcher:
             raise ToolHeldError(HELD_MESSAGE)
         if result.error:
             raise await self._guided(result.data)
+        if tool is not None:
+            self._note_effects(tool, sent, result.data)
         return result.data
+
+    def _note_effects(self, tool: llm.Tool, arguments: Any, data: Any) -> None:
+        """What an intent or a script's tool targeted, for the turn's watch.
+
+        `call_service` notes its own, exactly resolved, targets.
+        """
+        if (watch := effects_of(self._api.llm_context)) is None:
+            return
+        tool = original_tool(tool)
+        if isinstance(tool, llm.IntentTool) and isinstance(data, dict):
+            if isinstance(outcome := data.get("data"), dict):
+                note_intent(watch, tool.intent_type, arguments, outcome)
+        elif (script := script_of(tool)) is not None:
+            watch.expect(script, None)  # a script's state cannot show what it did
 
     def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
         """The pictures the turn's tools took since last asked, handed over once."""
