@@ -8,12 +8,16 @@ import time
 
 import pytest
 
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.config_flow import default_agent_options
 from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import converse, speech, state_of
+from tests.helpers import add_agent, converse, speech, state_of
 from tests.verified_home import (
     DOORBELL,
     FRONT,
@@ -300,3 +304,39 @@ async def test_a_confirmed_button_press_is_sent_not_done(
 
     assert said == heard
     assert state_of(hass, DOORBELL) != before  # pressed: a new timestamp
+
+
+async def test_a_script_that_answers_is_the_models_to_tell(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A script with a response was a question: nothing to check, the model tells."""
+    hass = home
+    assert await async_setup_component(
+        hass,
+        "script",
+        {
+            "script": {
+                "next_bin": {
+                    "alias": "Next bin",
+                    "sequence": [
+                        {"variables": {"bin": {"day": "Tuesday"}}},
+                        {"stop": "", "response_variable": "bin"},
+                    ],
+                }
+            }
+        },
+    )
+    async_expose_entity(hass, conversation.DOMAIN, "script.next_bin", True)
+    # Assist offers each exposed script as a tool of its own.
+    agent_id = await add_agent(hass, fake_llm, apis=[llm.LLM_API_ASSIST])
+    bin_tool = await offered_name(hass, [llm.LLM_API_ASSIST], "script__next_bin")
+    fake_llm.script(
+        [
+            Reply.tool_calls([(bin_tool, {})]),
+            Reply.text("The bins go out on Tuesday."),
+        ]
+    )
+
+    said = speech(await converse(hass, agent_id, "when do the bins go out?"))
+
+    assert said == "The bins go out on Tuesday."

@@ -144,10 +144,16 @@ class ChatLogToolDispatcher:
             return
         tool = original_tool(tool)
         if isinstance(tool, llm.IntentTool) and isinstance(data, dict):
-            if isinstance(outcome := data.get("data"), dict):
+            if data.get("response_type") == "action_done" and isinstance(
+                outcome := data.get("data"), dict
+            ):
                 note_intent(watch, tool.intent_type, arguments, outcome)
-        elif (script := script_of(tool)) is not None:
-            watch.expect(script, None)  # a script's state cannot show what it did
+        elif (script := script_of(tool)) is not None and not (
+            isinstance(data, dict) and data.get("result")
+        ):
+            # A script's state cannot show what it did: "sent". One that answered
+            # (its response) was a question: its answer is the model's to tell.
+            watch.expect(script, None)
 
     def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
         """The pictures the turn's tools took since last asked, handed over once."""

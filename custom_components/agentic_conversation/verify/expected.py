@@ -209,6 +209,26 @@ _INTENT_OFF = {
     "valve": "close_valve",
 }
 _NOT_OBSERVABLE = frozenset({"button", "input_button", "scene", "script"})
+# Intents that act on their targets' state: what they target is checked (or, when
+# no state can show it, said as "sent"). Any other intent (a timer, a list item, a
+# broadcast, a question) is told by its own result.
+ACTING_INTENTS = frozenset(
+    {
+        "HassTurnOn",
+        "HassTurnOff",
+        "HassToggle",
+        "HassLightSet",
+        "HassSetPosition",
+        "HassClimateSetTemperature",
+        "HassMediaPause",
+        "HassMediaUnpause",
+        "HassMediaNext",
+        "HassMediaPrevious",
+        "HassSetVolume",
+        "HassVacuumStart",
+        "HassVacuumReturnToBase",
+    }
+)
 
 
 def intent_expectation(
@@ -237,6 +257,8 @@ def intent_expectation(
         return service_expectation(
             "climate", "set_temperature", {"temperature": slots.get("temperature")}
         )
+    if intent_type == "HassSetVolume" and (level := _float(slots.get("volume_level"))):
+        return service_expectation(domain, "volume_set", {"volume_level": level / 100})
     if intent_type == "HassMediaPause":
         return service_expectation(domain, "media_pause", {})
     if intent_type == "HassMediaUnpause":

@@ -5,7 +5,7 @@ from typing import Any
 
 from homeassistant.core import HomeAssistant
 
-from .expected import Verb, intent_expectation, service_expectation
+from .expected import ACTING_INTENTS, Verb, intent_expectation, service_expectation
 from .watch import EffectWatch
 
 
@@ -18,8 +18,11 @@ def note_intent(
     """An intent's result (`IntentResponse.as_dict()["data"]`): its entity targets.
 
     Entities in `failed` did not get the service (an area whose entities all failed
-    is told entity by entity); those in `success` must show it in their state.
+    is told entity by entity); those in `success` must show it in their state. An
+    answer to a question, or an intent that does not act on states, notes nothing.
     """
+    if intent_type not in ACTING_INTENTS or data.get("code") is not None:
+        return
     for key, succeeded in (("success", True), ("failed", False)):
         for target in _entity_targets(data.get(key)):
             entity_id, name = target
