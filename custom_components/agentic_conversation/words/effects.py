@@ -25,6 +25,29 @@ _REASON_KEYS = {
     Reason.STILL: "reason_still",
     Reason.OTHER_STATE: "reason_now",
 }
+# Each verb's words (keys spelled out: tests/test_packaging.py finds every key used).
+_DONE_KEYS = {
+    Verb.TURN_ON: "done_turn_on",
+    Verb.TURN_OFF: "done_turn_off",
+    Verb.UNLOCK: "done_unlock",
+    Verb.LOCK: "done_lock",
+    Verb.OPEN: "done_open",
+    Verb.CLOSE: "done_close",
+    Verb.DISARM: "done_disarm",
+    Verb.ARM: "done_arm",
+    Verb.OTHER: "done_other",
+}
+_NOT_DONE_KEYS = {
+    Verb.TURN_ON: "not_done_turn_on",
+    Verb.TURN_OFF: "not_done_turn_off",
+    Verb.UNLOCK: "not_done_unlock",
+    Verb.LOCK: "not_done_lock",
+    Verb.OPEN: "not_done_open",
+    Verb.CLOSE: "not_done_close",
+    Verb.DISARM: "not_done_disarm",
+    Verb.ARM: "not_done_arm",
+    Verb.OTHER: "not_done_other",
+}
 _ENGLISH = {
     "sent_action": "I sent the command to {names}",
     "not_done": "{name} did not change: {reason}",
@@ -48,9 +71,7 @@ async def async_effect_actions(
             done.setdefault(effect.verb, []).append(effect.name)
         elif effect.status is Status.SENT:
             sent.append(effect.name)
-    actions = [
-        Action(f"done_{verb.value}", tuple(names)) for verb, names in done.items()
-    ]
+    actions = [Action(_DONE_KEYS[verb], tuple(names)) for verb, names in done.items()]
     if sent:
         template = strings.get("sent_action") or _ENGLISH["sent_action"]
         actions.append(
@@ -63,7 +84,7 @@ async def async_effect_actions(
         key = _REASON_KEYS[effect.reason or Reason.STILL]
         state = states.get((effect.entity_id.split(".", 1)[0], effect.state))
         reason = (strings.get(key) or _ENGLISH[key]).format(state=state or effect.state)
-        template = strings.get(f"not_done_{effect.verb.value}") or _ENGLISH["not_done"]
+        template = strings.get(_NOT_DONE_KEYS[effect.verb]) or _ENGLISH["not_done"]
         actions.append(
             Action("speech", speech=template.format(name=effect.name, reason=reason))
         )
