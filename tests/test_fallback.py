@@ -180,6 +180,7 @@ async def test_breaker_skips_primary_until_it_answers(
             "calls_as_text": False,
             "repaired_calls": 0,
             "last_repair": None,
+            "last_verified": None,
         }
         | _named(),
     )
