@@ -43,6 +43,7 @@ from custom_components.agentic_conversation.const import (
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_VERIFY_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_MODEL,
@@ -478,6 +479,7 @@ async def test_add_and_reconfigure_an_agent(
         CONF_MEMORY_SHARED: False,
         CONF_FIRST_TOKEN_TIMEOUT: 5,
         CONF_WAIT_PHRASE_AFTER: 0,
+        CONF_VERIFY_TIMEOUT: 2.0,
         CONF_CAMERA_IMAGE_SIZE: 768,
         CONF_CAMERA_IMAGE_QUALITY: 75,
         CONF_RECOMMENDED: False,
@@ -842,6 +844,7 @@ async def test_an_old_flat_agent_opens_with_its_values_and_saves_flat(
         **OLD_FLAT_AGENT,
         CONF_RECOMMENDED: False,
         CONF_WAIT_PHRASE_AFTER: 0,  # an option added since: saved at its default
+        CONF_VERIFY_TIMEOUT: 2.0,  # the same
         CONF_CAMERA_IMAGE_SIZE: 768,  # the same
         CONF_CAMERA_IMAGE_QUALITY: 75,
         CONF_LOCAL_FIRST: True,  # the same, shown on before saving

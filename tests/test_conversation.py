@@ -194,6 +194,10 @@ ACTION_FAILED = {
     "en": "I couldn't do that: Home Assistant reported an error.",
     "de": "Das hat nicht geklappt: Home Assistant hat einen Fehler gemeldet.",
 }
+NO_SUCH_ACTION = {
+    "en": "I couldn't do that: there is no such action.",
+    "de": "Das konnte ich nicht tun: Diese Aktion gibt es nicht.",
+}
 FAULTS = {
     "401": Fault((Reply.error(401),), UNKNOWN),
     "403": Fault((Reply.error(403),), UNKNOWN),
@@ -216,9 +220,10 @@ FAULTS = {
         answer=ACTION_FAILED,
         told="not a valid JSON object",
     ),
+    # A call of a tool that does not exist: an attempt that did nothing.
     "unknown_tool": Fault(
         (Reply.tool_calls([("no_such_tool", {})]), Reply.text(RECOVERED)),
-        answer=RECOVERED,
+        answer=NO_SUCH_ACTION,
         told="no_such_tool",
     ),
     "tool_raises": Fault(

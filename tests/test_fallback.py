@@ -118,6 +118,7 @@ async def test_fallback_on_the_same_connection(
         event["data"]
         for event in trace.async_get_traces()[-1].as_dict()["events"]
         if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "route" in event["data"]
     ]
     assert details[-1]["route"] == "fallback"
     assert details[-1]["reason"].startswith("primary failed: HTTP 500")
@@ -179,6 +180,7 @@ async def test_breaker_skips_primary_until_it_answers(
             "calls_as_text": False,
             "repaired_calls": 0,
             "last_repair": None,
+            "last_verified": None,
         }
         | _named(),
     )

@@ -139,6 +139,7 @@ async def test_the_light_goes_on_whatever_the_llm_does(
         event["data"]
         for event in trace.async_get_traces()[-1].as_dict()["events"]
         if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "route" in event["data"]  # the reply stage's `verified` follows it
     ]
     assert {"route": "local"}.items() <= details[-1].items()
     assert details[-1]["reason"].startswith("no model answered")

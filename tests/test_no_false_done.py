@@ -220,14 +220,15 @@ async def satellite(
         # A failed action, then a "done" long enough to be streamed to the speaker
         # as it comes: the satellite hears the reason instead.
         ('[HassTurnOn(name="porch")]', LONG_DONE, "I couldn't find “porch”."),
-        # A call of a tool we do not offer: its markup never reaches the speaker.
+        # A call of a tool we do not offer: its markup never reaches the speaker,
+        # and it is an attempt that did nothing, whatever the model says after it.
         (
             (
                 '<tool_call>{"name": "lock_unlock", "arguments": '
                 '{"name": "Front door"}}</tool_call>'
             ),
-            LONG_DONE.replace("Done!", "Sorry,"),
-            LONG_DONE.replace("Done!", "Sorry,"),
+            LONG_DONE,
+            "I couldn't do that: there is no such action.",
         ),
         # A pythonic call that works: only the answer after it is spoken.
         ('[HassTurnOn(name="Porch light")]', LONG_DONE, LONG_DONE),

@@ -134,7 +134,8 @@ async def test_a_written_call_of_an_unoffered_tool_goes_back_to_the_model(
 ) -> None:
     """`<tool_call>` naming a tool we do not offer: not run, not spoken.
 
-    The model is told no such tool exists (and which do); its next answer is heard.
+    The model is told no such tool exists (and which do); the user hears that the
+    attempt did nothing (a call of a tool that does not exist is a failed action).
     """
     hass = home
     agent = await _agent(hass, fake_llm)
@@ -151,7 +152,7 @@ async def test_a_written_call_of_an_unoffered_tool_goes_back_to_the_model(
 
     speech = await _say(hass, agent, "unlock the front door")
 
-    assert speech == "I cannot unlock doors."
+    assert speech == "I couldn't do that: there is no such action."
     assert _state(hass, LOCK) == "locked"
     assert _calls_sent_back(fake_llm) == [("lock_unlock", {"name": "Front door"})]
     (result,) = _sent_back(fake_llm)

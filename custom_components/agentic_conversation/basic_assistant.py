@@ -23,6 +23,8 @@ from homeassistant.helpers import intent
 from .const import DOMAIN, LOGGER
 from .replies import async_phrase
 from .safety.risk import intent_effects, risk_of
+from .verify.note import note_intent
+from .verify.watch import EffectWatch
 
 NEEDS_MODEL = "local_needs_model"
 
@@ -70,6 +72,10 @@ type IntentGuard = Callable[
 
 # The guard of the turn asking; HA's own turns (no guard) run as they always do.
 _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
+# Where the turn asking notes what the intents it let run targeted (verify/).
+_EFFECTS: ContextVar[EffectWatch | None] = ContextVar(
+    "agentic_local_effects", default=None
+)
 
 
 async def async_ask_basic_assistant(
@@ -77,9 +83,12 @@ async def async_ask_basic_assistant(
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     ask_before: Iterable[str],
+    effects: EffectWatch | None = None,
 ) -> str | None:
     """What HA's built-in agent says to these words; None if it did not understand."""
-    outcome = await async_run_local_route(hass, user_input, chat_log, ask_before)
+    outcome = await async_run_local_route(
+        hass, user_input, chat_log, ask_before, effects=effects
+    )
     return outcome.speech if outcome.answered else None
 
 
@@ -89,11 +98,14 @@ async def async_run_local_route(
     chat_log: conversation.ChatLog,
     ask_before: Iterable[str],
     for_the_model: Iterable[str] = (),
+    *,
+    effects: EffectWatch | None = None,
 ) -> LocalOutcome:
     """Let HA's default agent recognise and run the words, each intent risk-checked.
 
     An intent in `for_the_model` is not run: the outcome says so (what ran before it
-    in a compound command stays done).
+    in a compound command stays done). What each intent that ran targeted is noted
+    in `effects`.
     """
     asked_before = frozenset(ask_before)
     left_to_model = frozenset(for_the_model)
@@ -124,6 +136,7 @@ async def async_run_local_route(
         return refused
 
     token = _GUARD.set(guard)
+    watching = _EFFECTS.set(effects)
     try:
         response = await async_default_agent_response(hass, user_input, chat_log)
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
@@ -131,6 +144,7 @@ async def async_run_local_route(
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
     finally:
         _GUARD.reset(token)
+        _EFFECTS.reset(watching)
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
@@ -203,7 +217,16 @@ def _install_guard(agent: Any) -> None:
             refused := await guard(intent_name, slots)
         ) is not None:
             return refused
-        return await execute(intent_name, slots, *args, **kwargs)  # type: ignore[no-any-return]
+        response: intent.IntentResponse = await execute(
+            intent_name, slots, *args, **kwargs
+        )
+        if (
+            (effects := _EFFECTS.get()) is not None
+            and response.response_type is intent.IntentResponseType.ACTION_DONE
+        ):
+            values = {slot: value.get("value") for slot, value in slots.items()}
+            note_intent(effects, intent_name, values, response.as_dict()["data"])
+        return response
 
     guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
     agent._async_execute_intent = guarded  # noqa: SLF001

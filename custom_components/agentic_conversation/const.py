@@ -83,6 +83,11 @@ LOCAL_ROUTE_SECONDS: Final = 2.0
 # Seconds tools may run with nothing said before a short "One moment." (0: never).
 CONF_WAIT_PHRASE_AFTER: Final = "wait_phrase_after"
 DEFAULT_WAIT_PHRASE_AFTER: Final = 0
+# Seconds a turn waits, at most, for what its actions target to show the state they
+# imply (one deadline after the last action, for all of them at once); after it, an
+# action not shown is told as not done. Devices that answer at once cost no wait.
+CONF_VERIFY_TIMEOUT: Final = "verify_timeout"
+DEFAULT_VERIFY_TIMEOUT: Final = 2.0
 # A camera snapshot for the model (look_at_camera): its longer side and JPEG quality.
 CONF_CAMERA_IMAGE_SIZE: Final = "camera_image_size"
 DEFAULT_CAMERA_IMAGE_SIZE: Final = 768

@@ -11,12 +11,14 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .agent import LLMProvider, safe_text
 from .agents import agent_device_info, agent_subentries
+from .const import CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
 from .kept.turns import ConversationTurns
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
 from .safety.confirmation import async_drop_agent
 from .turn import TurnContext, async_handle_turn, error_result
+from .verify.watch import EffectWatch
 
 # The agent handles conversations concurrently; nothing is polled.
 PARALLEL_UPDATES = 0
@@ -120,5 +122,13 @@ class AgenticConversationEntity(conversation.ConversationEntity):
                 self.entity_id,
                 user_input,
                 chat_log,
+                EffectWatch(
+                    self.hass,
+                    float(
+                        self.subentry.data.get(
+                            CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
+                        )
+                    ),
+                ),
             ),
         )

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from .agent import LoopResult, Message, ToolCallRecord
+from .agent.tool_calls import AMBIGUOUS_TOOL, UNKNOWN_TOOL
 
 # HA's intent match failure for a name (redone on exposed entities only, so a hidden
 # name reads the same): the name the model sent is what was not found.
@@ -21,6 +22,11 @@ _MAX_NAME_CHARS = 60
 _SPACE = re.compile(r"\s+")
 _SENTENCES = re.compile(r"(?<=[.!?…。！？])\s+")
 _MAX_QUESTION_CHARS = 200
+# Arguments that name what a call acts on (any tool's, ours or a made-up one's).
+_TARGET_KEYS = frozenset(
+    {"name", "area", "floor", "entity_id", "device_id", "area_id", "floor_id"}
+)
+_ENTITY_ID = re.compile(r"[a-z_]+\.[a-z0-9_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,24 +34,35 @@ class Failure:
     """An action that failed; `unmatched`: the name that matched nothing, if so."""
 
     unmatched: str = ""
+    unknown_tool: bool = False
+    """The model called a tool that does not exist: nothing was done."""
+    targets: frozenset[str] = frozenset()
+    """What the call's arguments named (entity ids, names, areas)."""
 
 
 def actions_failed(
-    result: LoopResult, read_only: Collection[str], offered: Collection[str]
+    result: LoopResult, read_only: Collection[str]
 ) -> tuple[Failure, ...]:
     """The actions of the turn that failed and were not done by a later try.
 
-    An action is a call of an offered tool that is not read-only; a call of a tool
-    we do not offer is the model's slip, told to it and not to the user. A failure
-    counts unless a later round did it after all: a call that acted on the name not
-    found, or (for other failures) a successful call of the same tool.
+    An action is a call of any tool that is not read-only: one we do not offer is
+    an attempt that did nothing. A failure counts unless a later round did it after
+    all: a successful call that acted on what the failed one targeted (the name not
+    found, the entities, area or floor it named), or, when it named nothing, a
+    successful call of the same tool.
     """
     rounds = _rounds(result.messages, len(result.tool_calls))
     failures: list[Failure] = []
     for index, record in enumerate(result.tool_calls):
-        if not is_failed_action(record, read_only, offered):
+        if not is_failed_action(record, read_only):
             continue
-        failure = Failure(unmatched_name(record))
+        failure = Failure(
+            unmatched_name(record),
+            unknown_tool=str(record.error or "").startswith(
+                (UNKNOWN_TOOL, AMBIGUOUS_TOOL)
+            ),
+            targets=frozenset(_targets(record.arguments)),
+        )
         later = [
             other
             for position, other in enumerate(result.tool_calls)
@@ -60,16 +77,9 @@ def actions_failed(
     return tuple(failures)
 
 
-def is_failed_action(
-    record: ToolCallRecord, read_only: Collection[str], offered: Collection[str]
-) -> bool:
-    """Whether a call tried to change something and failed."""
-    return (
-        not record.ok
-        and not record.held
-        and record.name in offered
-        and record.name not in read_only
-    )
+def is_failed_action(record: ToolCallRecord, read_only: Collection[str]) -> bool:
+    """Whether a call tried to change something (or called no tool) and failed."""
+    return not record.ok and not record.held and record.name not in read_only
 
 
 def unmatched_name(record: ToolCallRecord) -> str:
@@ -104,11 +114,30 @@ def closing_question(answer: str) -> str:
 
 
 def _did_it(failure: Failure, failed: ToolCallRecord, later: ToolCallRecord) -> bool:
-    """Whether a later successful call did what the failed one tried."""
-    if failure.unmatched:
-        said = f"{later.result} {json.dumps(later.arguments, ensure_ascii=False)}"
-        return failure.unmatched.casefold() in said.casefold()
-    return later.name == failed.name
+    """Whether a later successful call acted on what the failed one targeted."""
+    targets = {failure.unmatched} if failure.unmatched else set(failure.targets)
+    if not targets:
+        return later.name == failed.name
+    said = f"{later.result} {json.dumps(later.arguments, ensure_ascii=False)}"
+    return all(target.casefold() in said.casefold() for target in targets)
+
+
+def _targets(arguments: Any) -> set[str]:
+    """What a call's arguments name as its target: entity ids, names, areas, floors."""
+    found: set[str] = set()
+    if isinstance(arguments, dict):
+        for key, value in arguments.items():
+            if key in _TARGET_KEYS and isinstance(value, str) and value.strip():
+                found.add(value.strip())
+            else:
+                found |= _targets(value)
+    elif isinstance(arguments, list):
+        for item in arguments:
+            if isinstance(item, str) and _ENTITY_ID.fullmatch(item.strip()):
+                found.add(item.strip())
+            else:
+                found |= _targets(item)
+    return found
 
 
 def _rounds(messages: Sequence[Message], calls: int) -> list[int]:

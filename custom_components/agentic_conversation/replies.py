@@ -158,13 +158,13 @@ def local_preface_key(error: BaseException | None) -> str:
 
 async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -> str:
     """The words to speak for a fallback, in the user's language."""
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     problem = strings.get(fallback.problem.value) or _LAST_RESORT
     if not fallback.done:
         return problem
     template = strings.get("partial_success") or "{done}. But {problem}"
     return template.format(
-        done=told_done(fallback.done, strings), problem=_lower_first(problem)
+        done=told_done(fallback.done, strings), problem=lower_first(problem)
     )
 
 
@@ -180,7 +180,7 @@ async def async_render_failed(
     Said instead of the model's answer, which may claim what did not happen; the
     model's closing `question` to the user follows it.
     """
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     names = [failure.unmatched for failure in failures if failure.unmatched]
     sentences = [
         (strings.get("action_not_found") or "I couldn't find “{name}”.").format(
@@ -188,13 +188,15 @@ async def async_render_failed(
         )
         for name in dict.fromkeys(names)
     ]
-    if len(names) < len(failures):
+    if any(failure.unknown_tool and not failure.unmatched for failure in failures):
+        sentences.append(strings.get("action_unknown") or _LAST_RESORT)
+    if any(not failure.unknown_tool and not failure.unmatched for failure in failures):
         sentences.append(strings.get("action_failed") or _LAST_RESORT)
     problem = " ".join(sentences)
     if done:
         template = strings.get("partial_success") or "{done}. But {problem}"
         problem = template.format(
-            done=told_done(done, strings), problem=_lower_first(problem)
+            done=told_done(done, strings), problem=lower_first(problem)
         )
     return f"{problem} {question}" if question else problem
 
@@ -217,7 +219,7 @@ async def async_render_question(
     """
     # The answer is judged with the language's number words: ready them now.
     await async_load_number_words(hass, language)
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     joiner = f" {strings.get('names_joiner') or 'and'} "
 
     def told(pairs: Sequence[tuple[str, Sequence[str]]], which: int) -> str:
@@ -253,7 +255,7 @@ async def async_render_dropped(
     hass: HomeAssistant, language: str, done: Sequence[Action]
 ) -> str:
     """Why held actions were dropped: no yes or no came after asking twice."""
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     dropped = strings.get("confirmation_dropped") or _LAST_RESORT
     return f"{told_done(done, strings)}. {dropped}" if done else dropped
 
@@ -262,7 +264,7 @@ async def async_render_not_asked(
     hass: HomeAssistant, language: str, done: Sequence[Action]
 ) -> str:
     """Why held actions were not asked about (no answer words in the language)."""
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     refusal = strings.get("confirmation_language_missing") or _LAST_RESORT
     return f"{told_done(done, strings)}. {refusal}" if done else refusal
 
@@ -271,7 +273,7 @@ async def async_render_done(
     hass: HomeAssistant, language: str, done: Sequence[Action]
 ) -> str:
     """What a confirmed action did, in words (a plain "done" if nothing is named)."""
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     if not done:
         return strings.get("confirmed_done") or "Done."
     return f"{told_done(done, strings)}."
@@ -279,7 +281,7 @@ async def async_render_done(
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str) -> str:
     """One of the short fixed replies (e.g. `confirmation_declined`)."""
-    strings = await _async_strings(hass, language)
+    strings = await async_strings(hass, language)
     return strings.get(key) or _LAST_RESORT
 
 
@@ -297,7 +299,7 @@ def _told(action: Action, strings: dict[str, str]) -> str:
     return template.format(names=joiner.join(action.names))
 
 
-async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
+async def async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
     """The spoken strings for a language, by key (English fills any gap)."""
     prefix = f"component.{DOMAIN}.exceptions."
     suffix = ".message"
@@ -311,7 +313,7 @@ async def _async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
     }
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     """Lower-case a sentence's first letter so it can follow "but".
 
     The problem sentences start with a pronoun, an article or a verb in every

@@ -85,6 +85,8 @@ class RouteSensor(SensorEntity):
             # Tool calls the model got slightly wrong and we read as it meant.
             "repaired_calls": self._state.repaired_calls,
             "last_repair": self._shown(self._state.last_repair),
+            # What the entities' states showed of the last turn's actions.
+            "last_verified": self._state.last_verified,
         }
 
     def _shown(self, text: str | None) -> str | None:

@@ -35,7 +35,7 @@ from .agent.tool_call_repair import unwrap_arguments
 from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
-from .tool_options import gate_of, snapshots_of
+from .tool_options import effects_of, gate_of, snapshots_of
 from .tools.argument_checks import refuse_arguments
 from .tools.camera import LookAtCameraTool
 from .tools.closest import NAME_CHARS, async_closest_names
@@ -45,6 +45,7 @@ from .tools.entity_as_tool import entity_call
 from .tools.intent_arguments import async_intent_arguments, refused
 from .tools.services import CallServiceTool
 from .tools.state import GetEntityStateTool
+from .verify.note import note_intent
 
 # Match failures that name what the model sent and matched nothing.
 _UNMATCHED = {
@@ -138,7 +139,29 @@ class ChatLogToolDispatcher:
             raise ToolHeldError(HELD_MESSAGE)
         if result.error:
             raise await self._guided(result.data)
+        if tool is not None:
+            self._note_effects(tool, sent, result.data)
         return result.data
+
+    def _note_effects(self, tool: llm.Tool, arguments: Any, data: Any) -> None:
+        """What an intent or a script's tool targeted, for the turn's watch.
+
+        `call_service` notes its own, exactly resolved, targets.
+        """
+        if (watch := effects_of(self._api.llm_context)) is None:
+            return
+        tool = original_tool(tool)
+        if isinstance(tool, llm.IntentTool) and isinstance(data, dict):
+            if data.get("response_type") == "action_done" and isinstance(
+                outcome := data.get("data"), dict
+            ):
+                note_intent(watch, tool.intent_type, arguments, outcome)
+        elif (script := script_of(tool)) is not None and not (
+            isinstance(data, dict) and data.get("result")
+        ):
+            # A script's state cannot show what it did: "sent". One that answered
+            # (its response) was a question: its answer is the model's to tell.
+            watch.expect(script, None)
 
     def take_snapshots(self) -> list[tuple[str, dict[str, Any]]]:
         """The pictures the turn's tools took since last asked, handed over once."""

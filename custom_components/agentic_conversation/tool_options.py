@@ -27,6 +27,7 @@ from .const import (
 )
 from .kept.memory import AgentMemory
 from .safety.confirmation import ConfirmationGate
+from .verify.watch import EffectWatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,8 @@ class AgenticLLMContext(llm.LLMContext):
     """The turn's pictures not yet shown to the model."""
     describer: Describer | None = None
     """Who describes the pictures when the agent's model cannot see them."""
+    effects: EffectWatch | None = None
+    """What the turn's actions targeted, checked against the entities' states."""
 
     @classmethod
     def extending(
@@ -105,6 +108,7 @@ class AgenticLLMContext(llm.LLMContext):
         gate: ConfirmationGate | None = None,
         memory: AgentMemory | None = None,
         describer: Describer | None = None,
+        effects: EffectWatch | None = None,
     ) -> Self:
         """HA's context, as HA builds it (every field of its release), with ours.
 
@@ -118,6 +122,7 @@ class AgenticLLMContext(llm.LLMContext):
             gate=gate,
             memory=memory,
             describer=describer,
+            effects=effects,
         )
 
 
@@ -153,4 +158,11 @@ def memory_of(llm_context: llm.LLMContext) -> AgentMemory | None:
     """The memory of our agent behind this context; None for any other caller."""
     if isinstance(llm_context, AgenticLLMContext):
         return llm_context.memory
+    return None
+
+
+def effects_of(llm_context: llm.LLMContext) -> EffectWatch | None:
+    """The watch on our agent's turn's actions; None for any other caller."""
+    if isinstance(llm_context, AgenticLLMContext):
+        return llm_context.effects
     return None

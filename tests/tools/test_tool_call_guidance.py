@@ -51,7 +51,10 @@ async def test_forms_not_in_the_prefix_list_are_refused(
     agent_id = await agent(hass, fake_llm)
     fake_llm.script([Reply.tool_calls([(name, PORCH)]), Reply.text("Sorry.")])
 
-    assert await say(hass, agent_id, "turn on the porch light") == "Sorry."
+    # A call of a tool that does not exist is an attempt that did nothing.
+    assert await say(hass, agent_id, "turn on the porch light") == (
+        "I couldn't do that: there is no such action."
+    )
     assert state_of(hass, LIGHT) == STATE_OFF
     offered = sorted(t["function"]["name"] for t in fake_llm.requests[0]["tools"])
     assert sent_back(fake_llm) == {
@@ -113,7 +116,9 @@ async def test_a_name_two_offered_tools_fit_is_refused_naming_both(
     )
     _OtherWeather.calls = 0
 
-    assert await say(hass, agent_id, "weather in Lisbon") == "Which weather?"
+    assert await say(hass, agent_id, "weather in Lisbon") == (
+        "I couldn't do that: there is no such action. Which weather?"
+    )
     both = sorted([ours, theirs])
     assert sent_back(fake_llm) == {
         "success": False,

@@ -102,6 +102,8 @@ class RouteState:
         repaired_calls: Tool calls whose name or arguments we repaired (a model
             that slips: wrong case, a prefix, wrapped arguments…), since start.
         last_repair: What was repaired last, in words.
+        last_verified: What the house showed of the last turn's actions, in
+            words ("2 done, 1 not done").
     """
 
     def __init__(self, threshold: int = BREAKER_THRESHOLD) -> None:
@@ -113,6 +115,7 @@ class RouteState:
         self.calls_as_text = False
         self.repaired_calls = 0
         self.last_repair: str | None = None
+        self.last_verified: str | None = None
         self._listeners: list[Callable[[], None]] = []
 
     def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
@@ -131,6 +134,12 @@ class RouteState:
         """A tool call was carried out (or refused) after repairing these slips."""
         self.repaired_calls += 1
         self.last_repair = (f"{tool}: " + "; ".join(repairs))[:_REPAIR_CHARS]
+        for listener in list(self._listeners):
+            listener()
+
+    def note_verified(self, summary: str) -> None:
+        """What the entities' states showed of a turn's actions."""
+        self.last_verified = summary
         for listener in list(self._listeners):
             listener()
 

@@ -30,6 +30,10 @@ _LOGGER = logging.getLogger(__name__)
 
 # How much of unparsable arguments to quote back to the model.
 _QUOTE_CHARS = 500
+# How the error of a call of a tool that does not exist begins (or of a name that
+# fits several: no tool was called either).
+UNKNOWN_TOOL = "Unknown tool:"
+AMBIGUOUS_TOOL = "Ambiguous tool name:"
 _QUOTE_NAME_CHARS = 80
 
 
@@ -261,13 +265,13 @@ async def execute_tool_call(
             "hint": "Call the tool again with a JSON object matching its parameters.",
         }
     elif match.fits:
-        error = f"Ambiguous tool name: {call.name} fits " + " and ".join(match.fits)
+        error = f"{AMBIGUOUS_TOOL} {call.name} fits " + " and ".join(match.fits)
         hints = {
             "valid_tools": list(match.fits),
             "hint": "Call one of these by its exact name.",
         }
     elif match.name is None:
-        error = f"Unknown tool: {call.name}"
+        error = f"{UNKNOWN_TOOL} {call.name}"
         hints = {"valid_tools": sorted(offered)}
     else:
         deadline = asyncio.timeout(tool_timeout)
@@ -280,7 +284,7 @@ async def execute_tool_call(
                     repairs.extend(prepared.repairs)
                 result = await dispatcher(name, arguments)
         except UnknownToolError:
-            error = f"Unknown tool: {call.name}"
+            error = f"{UNKNOWN_TOOL} {call.name}"
             hints = {"valid_tools": sorted(offered)}
         except ToolHeldError as err:
             error, held = str(err), True

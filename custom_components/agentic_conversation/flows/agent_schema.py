@@ -15,6 +15,7 @@ from homeassistant.helpers.selector import (
     EntitySelectorConfig,
     NumberSelector,
     NumberSelectorConfig,
+    NumberSelectorMode,
     SelectOptionDict,
     SelectSelector,
     SelectSelectorConfig,
@@ -53,6 +54,7 @@ from ..const import (
     CONF_TEMPERATURE,
     CONF_TOOL_TIMEOUT,
     CONF_TURN_TIMEOUT,
+    CONF_VERIFY_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_SERVICES,
@@ -75,6 +77,7 @@ from ..const import (
     DEFAULT_TEMPERATURE,
     DEFAULT_TOOL_TIMEOUT,
     DEFAULT_TURN_TIMEOUT,
+    DEFAULT_VERIFY_TIMEOUT,
     DEFAULT_WAIT_PHRASE_AFTER,
     LLM_API_ID,
     MAX_CONVERSATION_EXPIRY,
@@ -100,6 +103,7 @@ RECOMMENDED_OPTIONS: Final[Mapping[str, Any]] = {
     CONF_TURN_TIMEOUT: DEFAULT_TURN_TIMEOUT,
     CONF_FIRST_TOKEN_TIMEOUT: DEFAULT_FIRST_TOKEN_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER: DEFAULT_WAIT_PHRASE_AFTER,
+    CONF_VERIFY_TIMEOUT: DEFAULT_VERIFY_TIMEOUT,
     CONF_CAMERA_IMAGE_SIZE: DEFAULT_CAMERA_IMAGE_SIZE,
     CONF_CAMERA_IMAGE_QUALITY: DEFAULT_CAMERA_IMAGE_QUALITY,
     CONF_TEMPERATURE: DEFAULT_TEMPERATURE,
@@ -335,6 +339,20 @@ def limits_fields(models: list[str]) -> dict[Any, Any]:
         probatio.Required(
             CONF_WAIT_PHRASE_AFTER, default=DEFAULT_WAIT_PHRASE_AFTER
         ): whole_number(low=0, high=60, unit="s"),
+        probatio.Required(
+            CONF_VERIFY_TIMEOUT, default=DEFAULT_VERIFY_TIMEOUT
+        ): probatio.All(
+            NumberSelector(
+                NumberSelectorConfig(
+                    min=0,
+                    max=30,
+                    step=0.5,
+                    unit_of_measurement="s",
+                    mode=NumberSelectorMode.BOX,
+                )
+            ),
+            probatio.Coerce(float),
+        ),
         probatio.Required(
             CONF_CAMERA_IMAGE_SIZE, default=DEFAULT_CAMERA_IMAGE_SIZE
         ): whole_number(low=256, high=2048, step=64, unit="px"),

@@ -18,7 +18,8 @@ from homeassistant.helpers import llm
 from ..const import DOMAIN, TOOL_CALL_SERVICE
 from ..safety.confirmation import HELD_MESSAGE, gate_refuses
 from ..safety.effects import service_effects
-from ..tool_options import gate_of
+from ..tool_options import effects_of, gate_of
+from ..verify.note import note_failed_service, note_service
 from .entities import describe_entity, is_exposed
 from .errors import refuse
 from .service_target import SOME_UNAVAILABLE, TARGET_SCHEMA, ResolvedCall, resolve_call
@@ -30,6 +31,9 @@ async def run_call(
     hass: HomeAssistant, llm_context: llm.LLMContext, call: ResolvedCall
 ) -> llm.ToolResult:
     """Make a resolved call; returns the new states of its entities."""
+    # Noted before the call: a toggle implies the opposite of the state before it.
+    if (watch := effects_of(llm_context)) is not None:
+        note_service(hass, watch, call.service, call.data, call.entity_ids)
     try:
         await hass.services.async_call(
             call.domain,
@@ -38,12 +42,19 @@ async def run_call(
             blocking=True,
             context=llm_context.context,
         )
-    except probatio.Invalid as err:
-        return refuse(
-            f"Invalid data for {call.domain}.{call.service}: {_scrub(hass, str(err))}"
-        )
-    except HomeAssistantError as err:
-        return refuse(f"{call.domain}.{call.service} failed: {_scrub(hass, str(err))}")
+    except Exception as err:
+        if watch is not None:
+            note_failed_service(watch, call.service, call.data, call.entity_ids)
+        if isinstance(err, probatio.Invalid):
+            return refuse(
+                f"Invalid data for {call.domain}.{call.service}: "
+                f"{_scrub(hass, str(err))}"
+            )
+        if isinstance(err, HomeAssistantError):
+            return refuse(
+                f"{call.domain}.{call.service} failed: {_scrub(hass, str(err))}"
+            )
+        raise
     data: dict[str, Any] = {
         "success": True,
         "states": [

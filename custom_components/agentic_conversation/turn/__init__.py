@@ -14,6 +14,7 @@ from homeassistant.components import conversation
 
 from ..agent import Message
 from ..const import CONF_CONFIRM_PIN, CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT
+from ..verify.outcome import summary
 from .budget_route import async_budget_route, budget_used_up
 from .context import TurnContext
 from .keep import find_history, keep_history
@@ -42,11 +43,31 @@ async def async_handle_turn(turn: TurnContext) -> conversation.ConversationResul
     finally:
         # Whatever the turn added to the chat log (also when cancelled) is kept.
         keep_history(turn, kept)
+        turn.effects.close()
 
 
 async def _async_reply(
     turn: TurnContext, ending: Ending
 ) -> conversation.ConversationResult:
+    if effects := turn.effects.effects:
+        # What the house showed of the turn's actions: the trace and the Route sensor.
+        turn.chat_log.async_trace(
+            {
+                "verified": [
+                    {
+                        "entity_id": effect.entity_id,
+                        "status": effect.status.value,
+                        "reason": effect.reason.value if effect.reason else None,
+                        "state": effect.state,
+                    }
+                    for effect in effects
+                ],
+                "verify_waited": round(turn.effects.waited, 3),
+            }
+        )
+        routes = turn.entry.runtime_data.routes
+        if (state := routes.get(turn.subentry.subentry_id)) is not None:
+            state.note_verified(summary(effects))
     return await async_reply(turn.user_input, turn.chat_log, turn.agent_id, ending)
 
 

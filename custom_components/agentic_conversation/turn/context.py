@@ -9,6 +9,7 @@ from homeassistant.core import HomeAssistant
 
 from ..agent import LLMProvider
 from ..runtime import AgenticConfigEntry
+from ..verify.watch import EffectWatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,8 @@ class TurnContext:
     agent_id: str
     user_input: conversation.ConversationInput
     chat_log: conversation.ChatLog
+    effects: EffectWatch
+    """What the turn's actions target, checked against the house (verify/)."""
 
     @property
     def options(self) -> Any:

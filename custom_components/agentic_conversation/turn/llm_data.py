@@ -51,6 +51,7 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
         gate=gate,
         memory=agent_memory(turn.entry, turn.subentry),
         describer=_describer(turn) if sees_images is False else None,
+        effects=turn.effects,
     )
     # The caller's extra prompt lasts the conversation; facts are read every turn.
     # HA keeps the joined text: while the facts are unchanged, HA 2026.11+ keeps

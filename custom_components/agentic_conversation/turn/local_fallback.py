@@ -10,6 +10,7 @@ from ..basic_assistant import async_ask_basic_assistant
 from ..const import CONF_CONFIRM_ENTITIES, LOGGER
 from ..redact import redact_url
 from ..replies import async_phrase, local_preface_key
+from ..words.effects import async_verified_speech
 from .context import TurnContext
 from .reply import Ending
 
@@ -23,6 +24,7 @@ async def async_local_fallback(
         turn.user_input,
         turn.chat_log,
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+        turn.effects,
     )
     reason = f"no model answered: {error}" if error else "no model answered in time"
     route = Route.LOCAL if said is not None else Route.DOWN
@@ -36,5 +38,8 @@ async def async_local_fallback(
     LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
     template = await async_phrase(
         turn.hass, turn.user_input.language, local_preface_key(error)
+    )
+    said = await async_verified_speech(
+        turn.hass, turn.user_input.language, turn.effects, said
     )
     return Ending(template.replace("{speech}", said))

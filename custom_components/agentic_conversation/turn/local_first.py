@@ -45,6 +45,7 @@ from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..tool_dispatch import intent_types
 from ..tool_options import gate_of
+from ..words.effects import async_verified_speech
 from .ask import async_hold_and_ask
 from .context import TurnContext
 from .reply import Ending
@@ -87,6 +88,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         scratch,
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
         for_the_model=() if model_cannot_act(turn) else FOR_THE_MODEL,
+        effects=turn.effects,
     )
     added = scratch.content[len(chat_log.content) :]
     if outcome.status is LocalStatus.FOR_THE_MODEL:
@@ -101,6 +103,13 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         _copy(chat_log, api, added)
         _report(turn, HANDLED if outcome.status is LocalStatus.DONE else FAILED)
         # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
+        if outcome.status is LocalStatus.DONE and outcome.speech:
+            # HA's words only when the house shows them true.
+            return Ending(
+                await async_verified_speech(
+                    turn.hass, turn.user_input.language, turn.effects, outcome.speech
+                )
+            )
         return Ending(outcome.speech or "")
     if outcome.status is LocalStatus.RISKY and (
         actions := _held_actions(turn, api, outcome)

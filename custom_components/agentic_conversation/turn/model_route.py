@@ -7,21 +7,17 @@ route ends on words (an answer, our question, a fallback) for the reply stage.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from homeassistant.components import conversation
-from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..agent import (
-    AgenticLoop,
     LLMAuthError,
     LLMCallStarted,
-    LLMProvider,
     LoopEvent,
     LoopFinished,
-    LoopLimits,
     LoopResult,
     Message,
     RouteState,
@@ -33,49 +29,42 @@ from ..agent import (
 )
 from ..const import (
     CONF_CONFIRM_PIN,
-    CONF_CONTEXT_WINDOW,
     CONF_HISTORY_TOKENS,
     CONF_LOCAL_FALLBACK,
-    CONF_MAX_ITERATIONS,
     CONF_MAX_TOKENS,
-    CONF_TOOL_TIMEOUT,
-    CONF_TURN_TIMEOUT,
     CONF_WAIT_PHRASE_AFTER,
-    DEFAULT_CONTEXT_WINDOW,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_LOCAL_FALLBACK,
-    DEFAULT_MAX_ITERATIONS,
     DEFAULT_MAX_TOKENS,
-    DEFAULT_TOOL_TIMEOUT,
-    DEFAULT_TURN_TIMEOUT,
     DEFAULT_WAIT_PHRASE_AFTER,
-    LOCAL_ROUTE_SECONDS,
     LOGGER,
 )
 from ..data_words import async_data_words
-from ..done_actions import actions_done
-from ..failed_actions import actions_failed, closing_question, is_failed_action
+from ..done_actions import Action, actions_done
+from ..failed_actions import Failure, actions_failed, closing_question, is_failed_action
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
-from ..redact import our_secrets
 from ..replies import (
     Fallback,
     Problem,
     async_phrase,
     async_render,
-    async_render_failed,
     async_render_not_asked,
     fallback_for,
 )
 from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
-from ..tool_dispatch import ChatLogToolDispatcher, intent_types, no_tools, tool_specs
+from ..tool_dispatch import intent_types, tool_specs
 from ..tool_options import gate_of
+from ..verify.outcome import summary
+from ..verify.watch import EffectWatch
 from ..wait_phrase import say_while_waiting
+from ..words.effects import async_render_outcome, async_told_actions
 from .ask import async_hold_and_ask
 from .context import TurnContext
 from .local_fallback import async_local_fallback
+from .model_loop import build_loop
 from .reply import Delta, Ending, async_say
-from .tool_log import offered_tools, read_only_tools, tool_result_delta
+from .tool_log import read_only_tools, tool_result_delta
 
 
 @dataclass
@@ -102,6 +91,8 @@ class _TurnRecord:
     """The characters a reply may have: past them, it is cut (max_tokens ignored)."""
     route: RouteState | None = None
     """The agent's route state: the Route sensor counts repaired tool calls."""
+    effects: EffectWatch | None = None
+    """What the turn's actions targeted; the words wait for it (bounded)."""
 
 
 async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
@@ -120,10 +111,11 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
             int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS))
         ),
         route=turn.entry.runtime_data.routes.get(subentry.subentry_id),
+        effects=turn.effects,
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
-        loop = _build_loop(
+        loop = build_loop(
             turn.provider, subentry, chat_log, found.context_tokens if found else None
         )
         sent = trim_to_budget(
@@ -165,42 +157,6 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
     return ending
 
 
-def _build_loop(
-    provider: LLMProvider,
-    subentry: ConfigSubentry,
-    chat_log: conversation.ChatLog,
-    server_context: int | None = None,
-) -> AgenticLoop:
-    """The loop for this agent's options (fitted to the server's context if told)."""
-    options = subentry.data
-    context = int(options.get(CONF_CONTEXT_WINDOW, DEFAULT_CONTEXT_WINDOW))
-    if server_context is not None and server_context < context:
-        context = server_context
-    turn_timeout = float(options.get(CONF_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT))
-    if options.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK):
-        # Home Assistant's own agent answers within the turn timeout, not after it.
-        turn_timeout = max(turn_timeout - LOCAL_ROUTE_SECONDS, turn_timeout / 2)
-    system = chat_log.content[0]
-    return AgenticLoop(
-        provider,
-        ChatLogToolDispatcher(chat_log.llm_api) if chat_log.llm_api else no_tools,
-        LoopLimits(
-            max_iterations=int(
-                options.get(CONF_MAX_ITERATIONS, DEFAULT_MAX_ITERATIONS)
-            ),
-            tool_timeout=float(options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
-            turn_timeout=turn_timeout,
-            context_tokens=context,
-            answer_tokens=int(options.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
-        ),
-        system_prompt=system.content
-        if isinstance(system, conversation.SystemContent)
-        else None,
-        # A model that repeats our key must not get it spoken or kept.
-        secrets=our_secrets(chat_log.hass),
-    )
-
-
 async def _deltas(
     events: AsyncIterator[LoopEvent], record: _TurnRecord
 ) -> AsyncIterator[Delta]:
@@ -212,9 +168,15 @@ async def _deltas(
     cleaner = SpeechStreamCleaner(record.speech_budget)
     streamed = ""
     read_only = read_only_tools(record.chat_log.llm_api)
-    offered = offered_tools(record.chat_log)
     held: str | None = None  # the words waiting, once an action failed
     async for event in events:
+        if (
+            held is None
+            and isinstance(event, TextDelta | LoopFinished)
+            and not await _shown_done(record)
+        ):
+            # Words after an action claim its result: not said unless the house shows it.
+            held = ""
         match event:
             case LLMCallStarted():
                 if (tail := cleaner.flush()) and held is None:
@@ -253,7 +215,7 @@ async def _deltas(
             case ToolCallFinished(record=call):
                 if call.repairs and not call.repeated:
                     _note_repairs(record, call)
-                if held is None and is_failed_action(call, read_only, offered):
+                if held is None and is_failed_action(call, read_only):
                     held = ""
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
@@ -288,7 +250,7 @@ async def _finish(
             record.spoken = await async_render_not_asked(
                 hass,
                 language,
-                actions_done(result.tool_calls, read_only, record.intents),
+                await _told(result, record),
             )
             yield {"role": "assistant", "content": record.spoken}
             return
@@ -298,7 +260,7 @@ async def _finish(
             record.chat_log.conversation_id,
             record.agent_id,
             actions,
-            done=actions_done(result.tool_calls, read_only, record.intents),
+            done=await _told(result, record),
             pin=record.pin,
         )
         record.asked, record.spoken = question.asked, question.spoken
@@ -317,22 +279,24 @@ async def _finish(
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized  # the cap's own reply tells what was not done
         and (
-            failures := actions_failed(
-                result, read_only, offered_tools(record.chat_log)
-            )
+            (failures := _untold(actions_failed(result, read_only), record))
+            or not await _shown_done(record)
         )
     ):
-        # The model may say "Done." after an error: the user hears what happened.
+        # The model may say "Done." after an error, or before the house shows it:
+        # the user hears what the house shows.
         LOGGER.info(
-            "Actions failed (%s); saying so instead of the model's answer: %r",
+            "Actions failed (%s) or not shown done (%s); saying so instead of the"
+            " model's answer: %r",
             ", ".join(repr(f.unmatched) if f.unmatched else "error" for f in failures),
+            summary(record.effects.effects) if record.effects else "",
             answer[:200],
         )
-        record.spoken = await async_render_failed(
+        record.spoken = await async_render_outcome(
             hass,
             language,
+            await _told(result, record),
             failures,
-            actions_done(result.tool_calls, read_only, record.intents),
             closing_question(answer),
         )
         yield {"role": "assistant", "content": record.spoken}
@@ -356,7 +320,10 @@ async def _finish(
             yield {"role": "assistant", "content": answer}
         record.spoken = streamed.strip() or answer
         return
-    record.fallback = fallback_for(result, read_only, record.intents)
+    record.fallback = replace(
+        fallback_for(result, read_only, record.intents),
+        done=tuple(await _told(result, record)),
+    )
     LOGGER.warning(
         "Turn ended without an answer (%s%s); speaking a fallback",
         result.stop_reason,
@@ -372,6 +339,35 @@ async def _finish(
         record.try_local = True  # said after the stream: HA's agent writes the log
         return
     yield {"role": "assistant", "content": record.spoken}
+
+
+def _untold(failures: tuple[Failure, ...], record: _TurnRecord) -> tuple[Failure, ...]:
+    """Failures not told entity by entity already (a service call's error)."""
+    watched = {e.entity_id for e in record.effects.effects} if record.effects else set()
+    return tuple(f for f in failures if not f.targets or not f.targets <= watched)
+
+
+async def _shown_done(record: _TurnRecord) -> bool:
+    """Whether the house shows every action so far done (waited for, bounded)."""
+    if record.effects is None or not record.effects.effects:
+        return True
+    if not record.effects.settled:
+        await record.effects.async_wait()
+    return record.effects.all_done
+
+
+async def _told(result: LoopResult, record: _TurnRecord) -> list[Action]:
+    """What the turn did, as the house shows it, for words before a problem."""
+    read_only = read_only_tools(record.chat_log.llm_api)
+    if record.effects is None:
+        return list(actions_done(result.tool_calls, read_only, record.intents))
+    return await async_told_actions(
+        record.hass,
+        record.user_input.language,
+        await record.effects.async_wait(),
+        result.tool_calls,
+        read_only,
+    )
 
 
 def _note_repairs(record: _TurnRecord, call: ToolCallRecord) -> None:

@@ -18,6 +18,7 @@ from homeassistant.util.ulid import ulid_now
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
 from ..done_actions import Action, actions_done
+from ..failed_actions import Failure, unmatched_name
 from ..replies import async_phrase, async_render_done
 from ..safety.answers import Answer, HeldWords, classify, pin_matches, spoken_digits
 from ..safety.confirmation import (
@@ -30,10 +31,13 @@ from ..safety.confirmation import (
     async_take,
     fire_events,
 )
-from ..tool_dispatch import ChatLogToolDispatcher, intent_types
+from ..tool_dispatch import ChatLogToolDispatcher
+from ..tool_options import effects_of
+from ..verify.watch import EffectWatch
+from ..words.effects import async_render_outcome, async_told_actions
 from .context import TurnContext
 from .reply import Delta, Ending
-from .tool_log import read_only_tools, tool_result_delta
+from .tool_log import tool_result_delta
 
 # A confirmed action gets this long, like any tool call.
 _RESULT_CHARS = 8000
@@ -169,6 +173,7 @@ async def _async_run_held(
 ) -> str:
     """Run exactly the held calls, into the chat log, and say what they did."""
     api = chat_log.llm_api
+    watch = effects_of(api.llm_context) if api else None
     said = ""
     calls = [
         ToolCall(id=ulid_now(), name=action.tool_name, arguments=action.arguments)
@@ -189,7 +194,9 @@ async def _async_run_held(
             ],
         }
         records: list[ToolCallRecord] = []
+        told_by_result: list[ToolCallRecord] = []
         for call in calls:
+            noted = watch.noted if watch is not None else 0
             record = await execute_tool_call(
                 call,
                 ChatLogToolDispatcher(api) if api else _no_api,
@@ -198,21 +205,13 @@ async def _async_run_held(
                 max_result_chars=_RESULT_CHARS,
             )
             records.append(record)
+            if watch is None or watch.noted == noted:
+                told_by_result.append(record)
             yield tool_result_delta(record)
-        done = actions_done(records, read_only_tools(api), intent_types(api))
-        if all(record.ok for record in records):
-            # Told with the verbs of the question: an unlock is not a "turn off".
-            asked = [
-                Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
-                for ask in asks(hass, pending.actions)
-            ]
-            speech = await async_render_done(hass, user_input.language, asked)
-        else:
-            speech = await async_phrase(
-                hass, user_input.language, "confirmation_failed"
-            )
-            if done:
-                speech = f"{await async_render_done(hass, user_input.language, done)} {speech}"
+        failures = [Failure(unmatched_name(r)) for r in told_by_result if not r.ok]
+        speech = await _async_told(
+            hass, user_input.language, pending, records, watch, failures=failures
+        )
         nonlocal said
         said = speech
         yield {"role": "assistant", "content": speech}
@@ -220,6 +219,36 @@ async def _async_run_held(
     async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
         pass
     return said
+
+
+async def _async_told(
+    hass: HomeAssistant,
+    language: str,
+    pending: Pending,
+    records: Sequence[ToolCallRecord],
+    watch: EffectWatch | None,
+    *,
+    failures: Sequence[Failure],
+) -> str:
+    """What the confirmed actions did, as the house shows it (waited for, bounded).
+
+    `failures`: the calls that failed with no entity to show it on.
+    """
+    if effects := (await watch.async_wait() if watch is not None else []):
+        actions = await async_told_actions(hass, language, effects, records)
+        return await async_render_outcome(hass, language, actions, failures)
+    if failures:
+        failed = await async_phrase(hass, language, "confirmation_failed")
+        done = actions_done(records)
+        if not done:
+            return failed
+        return f"{await async_render_done(hass, language, done)} {failed}"
+    # Nothing to watch: told with the verbs of the question.
+    asked = [
+        Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
+        for ask in asks(hass, pending.actions)
+    ]
+    return await async_render_done(hass, language, asked)
 
 
 # A confirmed action told with the verb of its question (risk.RiskKind values).

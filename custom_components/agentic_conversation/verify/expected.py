@@ -1,0 +1,270 @@
+"""What state an action implies for the entity it targets, and whether it is there.
+
+Pure logic (no Home Assistant objects): a service call or an intent on an entity of a
+domain gives an `Expectation` (the states that mean done, attributes that must match,
+the verb it is told with), or None when its effect cannot be seen in the entity's
+state (a button, a scene, a script, a notification: said as "sent", never "done").
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+UNAVAILABLE = frozenset({"unavailable", "unknown"})
+
+
+class Verb(StrEnum):
+    """How an action is told ("I unlocked …", "… did not unlock"); a words key part."""
+
+    TURN_ON = "turn_on"
+    TURN_OFF = "turn_off"
+    UNLOCK = "unlock"
+    LOCK = "lock"
+    OPEN = "open"
+    CLOSE = "close"
+    DISARM = "disarm"
+    ARM = "arm"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """The states that mean an action is done, and the attributes it sets."""
+
+    verb: Verb
+    states: frozenset[str] = frozenset()
+    """Any of these states is done; empty: any available state (attributes decide)."""
+    attributes: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Attribute → (value, tolerance): a number the entity must report."""
+
+    def met(self, state: str, attributes: Mapping[str, Any]) -> bool:
+        """Whether an entity in this state, with these attributes, shows it done."""
+        if state in UNAVAILABLE or (self.states and state not in self.states):
+            return False
+        for name, (value, tolerance) in self.attributes.items():
+            reported = attributes.get(name)
+            if isinstance(reported, bool) or not isinstance(reported, int | float):
+                return False
+            if abs(reported - value) > tolerance:
+                return False
+        return True
+
+
+def _on(verb: Verb = Verb.TURN_ON) -> Expectation:
+    return Expectation(verb, frozenset({"on"}))
+
+
+def _off(verb: Verb = Verb.TURN_OFF) -> Expectation:
+    return Expectation(verb, frozenset({"off"}))
+
+
+# Domains whose turn_on/turn_off/toggle end in "on"/"off".
+_ON_OFF = frozenset(
+    {
+        "light",
+        "switch",
+        "fan",
+        "input_boolean",
+        "siren",
+        "humidifier",
+        "remote",
+        "automation",
+    }
+)
+
+# (domain, service) → what it implies; "*" stands for any on/off domain.
+_SERVICES: dict[tuple[str, str], Expectation] = {
+    ("lock", "unlock"): Expectation(Verb.UNLOCK, frozenset({"unlocked", "open"})),
+    ("lock", "open"): Expectation(Verb.OPEN, frozenset({"open", "unlocked"})),
+    ("lock", "lock"): Expectation(Verb.LOCK, frozenset({"locked"})),
+    # A moving cover or valve has accepted the command and is on its way.
+    ("cover", "open_cover"): Expectation(Verb.OPEN, frozenset({"open", "opening"})),
+    ("cover", "close_cover"): Expectation(Verb.CLOSE, frozenset({"closed", "closing"})),
+    ("valve", "open_valve"): Expectation(Verb.OPEN, frozenset({"open", "opening"})),
+    ("valve", "close_valve"): Expectation(Verb.CLOSE, frozenset({"closed", "closing"})),
+    ("alarm_control_panel", "alarm_disarm"): Expectation(
+        Verb.DISARM, frozenset({"disarmed"})
+    ),
+    ("media_player", "turn_on"): Expectation(
+        Verb.TURN_ON, frozenset({"on", "idle", "playing", "paused", "buffering"})
+    ),
+    ("media_player", "turn_off"): Expectation(
+        Verb.TURN_OFF, frozenset({"off", "standby"})
+    ),
+    ("media_player", "media_pause"): Expectation(Verb.OTHER, frozenset({"paused"})),
+    ("media_player", "media_play"): Expectation(Verb.OTHER, frozenset({"playing"})),
+    ("media_player", "media_stop"): Expectation(
+        Verb.OTHER, frozenset({"idle", "off", "paused", "on"})
+    ),
+    ("vacuum", "start"): Expectation(Verb.OTHER, frozenset({"cleaning"})),
+    ("vacuum", "return_to_base"): Expectation(
+        Verb.OTHER, frozenset({"returning", "docked"})
+    ),
+    ("climate", "turn_off"): Expectation(Verb.TURN_OFF, frozenset({"off"})),
+}
+_ARMED = {
+    "alarm_arm_away": "armed_away",
+    "alarm_arm_home": "armed_home",
+    "alarm_arm_night": "armed_night",
+    "alarm_arm_vacation": "armed_vacation",
+    "alarm_arm_custom_bypass": "armed_custom_bypass",
+}
+_VALUE_SETTERS = {
+    ("input_number", "set_value"),
+    ("number", "set_value"),
+    ("input_select", "select_option"),
+    ("select", "select_option"),
+    ("input_text", "set_value"),
+    ("text", "set_value"),
+}
+
+
+def service_expectation(
+    domain: str, service: str, data: Mapping[str, Any], old_state: str | None = None
+) -> Expectation | None:
+    """What a service call implies for one entity of `domain`; None: not observable.
+
+    `old_state` is the entity's state before the call, for a toggle.
+    """
+    if (domain, service) in _SERVICES:
+        return _SERVICES[(domain, service)]
+    if domain == "alarm_control_panel" and service in _ARMED:
+        return Expectation(Verb.ARM, frozenset({_ARMED[service], "arming"}))
+    if (domain, service) in _VALUE_SETTERS:
+        value = data.get("value", data.get("option"))
+        return None if value is None else Expectation(Verb.OTHER, _as_states(value))
+    if domain == "cover" and service == "set_cover_position":
+        return _number(Verb.OTHER, "current_position", data.get("position"), 0)
+    if domain == "valve" and service == "set_valve_position":
+        return _number(Verb.OTHER, "current_position", data.get("position"), 0)
+    if domain == "climate" and service == "set_temperature":
+        return _number(Verb.OTHER, "temperature", data.get("temperature"), 0.05)
+    if domain == "media_player" and service == "volume_set":
+        return _number(Verb.OTHER, "volume_level", data.get("volume_level"), 0.01)
+    if domain == "light" and service == "turn_on":
+        return _light_on(data)
+    if domain in _ON_OFF:
+        if service == "turn_on":
+            return _on()
+        if service == "turn_off":
+            return _off()
+        if service == "toggle" and old_state in ("on", "off"):
+            return _off() if old_state == "on" else _on()
+    return None
+
+
+def _light_on(data: Mapping[str, Any]) -> Expectation:
+    """A light's turn_on: on, at the brightness asked for if one was."""
+    level = _float(data.get("brightness"))
+    if (pct := _float(data.get("brightness_pct"))) is not None:
+        level = pct * 255 / 100
+    if level is None:
+        return _on()
+    if level <= 0:
+        return _off()  # HA turns a light off at brightness 0
+    # HA rounds a percentage to 0-255: a step either way is the same brightness.
+    return Expectation(Verb.TURN_ON, frozenset({"on"}), {"brightness": (level, 3.0)})
+
+
+def _number(
+    verb: Verb, attribute: str, value: Any, tolerance: float
+) -> Expectation | None:
+    number = _float(value)
+    if number is None:
+        return None
+    return Expectation(verb, frozenset(), {attribute: (number, tolerance)})
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
+def _as_states(value: Any) -> frozenset[str]:
+    """A value as the states that show it ("20" and "20.0" are the same number)."""
+    states = {str(value)}
+    if (number := _float(value)) is not None:
+        states.add(str(number))
+        if number.is_integer():
+            states.add(str(int(number)))
+    return frozenset(states)
+
+
+# Each intent as the service it calls on an entity of a domain (HA's own handlers).
+_INTENT_ON = {
+    "lock": "lock",
+    "cover": "open_cover",
+    "valve": "open_valve",
+}
+_INTENT_OFF = {
+    "lock": "unlock",
+    "cover": "close_cover",
+    "valve": "close_valve",
+}
+_NOT_OBSERVABLE = frozenset({"button", "input_button", "scene", "script"})
+# Intents that act on their targets' state: what they target is checked (or, when
+# no state can show it, said as "sent"). Any other intent (a timer, a list item, a
+# broadcast, a question) is told by its own result.
+ACTING_INTENTS = frozenset(
+    {
+        "HassTurnOn",
+        "HassTurnOff",
+        "HassToggle",
+        "HassLightSet",
+        "HassSetPosition",
+        "HassClimateSetTemperature",
+        "HassMediaPause",
+        "HassMediaUnpause",
+        "HassMediaNext",
+        "HassMediaPrevious",
+        "HassSetVolume",
+        "HassVacuumStart",
+        "HassVacuumReturnToBase",
+    }
+)
+
+
+def intent_expectation(
+    intent_type: str, domain: str, slots: Mapping[str, Any]
+) -> Expectation | None:
+    """What an intent implies for one entity of `domain` it acted on; None: not seen.
+
+    `slots` are the intent's arguments (plain values: `{"brightness": 50}`).
+    """
+    if domain in _NOT_OBSERVABLE:
+        return None
+    if intent_type == "HassTurnOn":
+        return service_expectation(domain, _INTENT_ON.get(domain, "turn_on"), {})
+    if intent_type == "HassTurnOff":
+        return service_expectation(domain, _INTENT_OFF.get(domain, "turn_off"), {})
+    if intent_type == "HassLightSet" and domain == "light":
+        if (brightness := slots.get("brightness")) is not None:
+            return service_expectation(
+                "light", "turn_on", {"brightness_pct": brightness}
+            )
+        return None  # a colour: HA reports it in several ways
+    if intent_type == "HassSetPosition":
+        service = "set_valve_position" if domain == "valve" else "set_cover_position"
+        return service_expectation(domain, service, {"position": slots.get("position")})
+    if intent_type == "HassClimateSetTemperature":
+        return service_expectation(
+            "climate", "set_temperature", {"temperature": slots.get("temperature")}
+        )
+    if intent_type == "HassSetVolume" and (level := _float(slots.get("volume_level"))):
+        return service_expectation(domain, "volume_set", {"volume_level": level / 100})
+    if intent_type == "HassMediaPause":
+        return service_expectation(domain, "media_pause", {})
+    if intent_type == "HassMediaUnpause":
+        return service_expectation(domain, "media_play", {})
+    if intent_type == "HassVacuumStart":
+        return service_expectation(domain, "start", {})
+    if intent_type == "HassVacuumReturnToBase":
+        return service_expectation(domain, "return_to_base", {})
+    return None

@@ -1,0 +1,1 @@
+"""What the user hears, in their language: `effects.py` tells what the house did."""

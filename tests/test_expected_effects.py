@@ -1,0 +1,165 @@
+"""What an action implies for an entity's state, and the watch that checks it."""
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from custom_components.agentic_conversation.verify.expected import (
+    Verb,
+    intent_expectation,
+    service_expectation,
+)
+from custom_components.agentic_conversation.verify.note import note_intent
+from custom_components.agentic_conversation.verify.outcome import (
+    EntityEffect,
+    Reason,
+    Status,
+    summary,
+)
+from custom_components.agentic_conversation.verify.watch import EffectWatch
+
+
+@pytest.mark.parametrize(
+    ("domain", "service", "data", "state", "attributes", "met"),
+    [
+        ("lock", "unlock", {}, "unlocked", {}, True),
+        ("lock", "unlock", {}, "locked", {}, False),
+        ("lock", "unlock", {}, "jammed", {}, False),
+        ("lock", "unlock", {}, "unavailable", {}, False),
+        ("cover", "open_cover", {}, "opening", {}, True),
+        ("cover", "open_cover", {}, "closed", {}, False),
+        ("cover", "set_cover_position", {"position": 40}, "open", {"current_position": 40}, True),
+        ("cover", "set_cover_position", {"position": 40}, "open", {"current_position": 100}, False),
+        ("cover", "set_cover_position", {"position": 40}, "open", {}, False),
+        ("light", "turn_on", {"brightness_pct": 50}, "on", {"brightness": 128}, True),
+        ("light", "turn_on", {"brightness_pct": 50}, "on", {"brightness": 255}, False),
+        ("light", "turn_on", {"brightness_pct": "50"}, "on", {"brightness": True}, False),
+        ("light", "turn_on", {"brightness_pct": 0}, "off", {}, True),
+        ("light", "turn_on", {}, "on", {}, True),
+        ("switch", "turn_off", {}, "off", {}, True),
+        ("switch", "turn_off", {}, "on", {}, False),
+        ("climate", "set_temperature", {"temperature": 21}, "heat", {"temperature": 21.0}, True),
+        ("input_number", "set_value", {"value": 20}, "20.0", {}, True),
+        ("alarm_control_panel", "alarm_disarm", {}, "disarmed", {}, True),
+        ("alarm_control_panel", "alarm_arm_away", {}, "armed_home", {}, False),
+    ],
+)  # fmt: skip
+def test_what_a_service_implies(
+    domain: str,
+    service: str,
+    data: dict[str, object],
+    state: str,
+    attributes: dict[str, object],
+    *,
+    met: bool,
+) -> None:
+    """Done only in the state (and with the attributes) the call implies."""
+    expectation = service_expectation(domain, service, data)
+    assert expectation is not None
+    assert expectation.met(state, attributes) is met
+
+
+@pytest.mark.parametrize(
+    ("domain", "service", "data", "old"),
+    [
+        ("button", "press", {}, None),
+        ("scene", "turn_on", {}, None),
+        ("script", "turn_on", {}, None),
+        ("notify", "send_message", {"message": "hi"}, None),
+        ("light", "toggle", {}, None),  # the state before is unknown
+        ("input_number", "set_value", {}, None),  # no value: nothing to compare
+        ("cover", "set_cover_position", {"position": "half"}, None),
+    ],
+)
+def test_what_cannot_be_seen(
+    domain: str, service: str, data: dict[str, object], old: str | None
+) -> None:
+    """A press, a scene, a message: no state shows them (said as "sent")."""
+    assert service_expectation(domain, service, data, old) is None
+
+
+def test_a_toggle_implies_the_other_state() -> None:
+    """Known the state before, a toggle is a turn off or on."""
+    off = service_expectation("light", "toggle", {}, "on")
+    assert off is not None
+    assert off.met("off", {}) and not off.met("on", {})
+
+
+@pytest.mark.parametrize(
+    ("intent", "domain", "slots", "verb", "done_state"),
+    [
+        ("HassTurnOff", "lock", {}, Verb.UNLOCK, "unlocked"),
+        ("HassTurnOn", "lock", {}, Verb.LOCK, "locked"),
+        ("HassTurnOn", "cover", {}, Verb.OPEN, "open"),
+        ("HassTurnOff", "cover", {}, Verb.CLOSE, "closed"),
+        ("HassTurnOn", "light", {}, Verb.TURN_ON, "on"),
+        ("HassTurnOff", "fan", {}, Verb.TURN_OFF, "off"),
+        ("HassMediaPause", "media_player", {}, Verb.OTHER, "paused"),
+    ],
+)
+def test_what_an_intent_implies(
+    intent: str, domain: str, slots: dict[str, object], verb: Verb, done_state: str
+) -> None:
+    """Each intent as the service HA's handler calls on that domain."""
+    expectation = intent_expectation(intent, domain, slots)
+    assert expectation is not None
+    assert expectation.verb is verb
+    assert expectation.met(done_state, {})
+
+
+@pytest.mark.parametrize("domain", ["button", "input_button", "scene", "script"])
+def test_an_intent_on_a_stateless_target_is_sent(domain: str) -> None:
+    """Turning on a scene or pressing a button: nothing in a state shows it."""
+    assert intent_expectation("HassTurnOn", domain, {}) is None
+
+
+async def test_an_intent_failed_list_and_an_assumed_state(hass: HomeAssistant) -> None:
+    """An area a success with every entity in `failed`; an assumed state is "sent"."""
+    hass.states.async_set("light.left", "off", {"friendly_name": "Left"})
+    hass.states.async_set("switch.old", "off", {"assumed_state": True})
+    watch = EffectWatch(hass, 2.0)
+    note_intent(
+        watch,
+        "HassTurnOn",
+        {"area": "Garage"},
+        {
+            "success": [{"type": "area", "id": "garage", "name": "Garage"}],
+            "failed": [{"type": "entity", "id": "light.left", "name": "Left"}],
+        },
+    )
+    note_intent(
+        watch,
+        "HassTurnOn",
+        {"name": "Old"},
+        {"success": [{"type": "entity", "id": "switch.old", "name": "Old"}]},
+    )
+
+    effects = await watch.async_wait()
+
+    assert effects == [
+        EntityEffect(
+            "light.left", "Left", Verb.TURN_ON, Status.NOT_DONE, Reason.ERROR, "off"
+        ),
+        EntityEffect("switch.old", "Old", Verb.TURN_ON, Status.SENT),
+    ]
+    assert watch.waited < 0.5  # nothing awaited: no wait at all
+    assert summary(effects) == "1 not done, 1 sent"
+
+
+async def test_the_watch_ends_at_the_state_change(hass: HomeAssistant) -> None:
+    """An awaited entity done by a state change; another still at the deadline."""
+    hass.states.async_set("lock.a", "locked", {"friendly_name": "A"})
+    hass.states.async_set("lock.b", "locked", {"friendly_name": "B"})
+    watch = EffectWatch(hass, 0.2)
+    unlock = service_expectation("lock", "unlock", {})
+    watch.expect("lock.a", unlock)
+    watch.expect("lock.b", unlock)
+    hass.states.async_set("lock.a", "unlocked", {"friendly_name": "A"})
+
+    effects = await watch.async_wait()
+
+    assert [(e.entity_id, e.status, e.reason, e.state) for e in effects] == [
+        ("lock.a", Status.DONE, None, ""),
+        ("lock.b", Status.NOT_DONE, Reason.STILL, "locked"),
+    ]
+    watch.close()
