@@ -2,7 +2,9 @@
 
 A server may accept `tools` and silently ignore them (llama.cpp with a model whose chat
 template has no tool support). The agent would then talk but never act; a repair issue
-says so instead of leaving the user to guess.
+says so instead of leaving the user to guess. A model that writes its calls as text
+(the server's tool-call parser not set up for it) can act: no issue, and the Route
+sensor's `calls_as_text` says so from the start.
 """
 
 from dataclasses import replace
@@ -82,11 +84,13 @@ async def async_check_agent(
     # Requests are fitted to the server's context where it tells it.
     found = replace(found, context_tokens=await provider.async_context_size())
     entry.runtime_data.capabilities[subentry.subentry_id] = found
+    if found.tools and (route := entry.runtime_data.routes.get(subentry.subentry_id)):
+        route.note_calls(from_text=found.calls_as_text)
     LOGGER.info(
         "Endpoint check for agent %s (%s): tools %s, streaming %s, context %s (%s)",
         subentry.title,
         options.get(CONF_MODEL),
-        found.tools,
+        "written as text" if found.calls_as_text else found.tools,
         found.streaming,
         found.context_tokens or "not told",
         found.detail,
