@@ -12,6 +12,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from .agent import LLMProvider, safe_text
 from .agents import agent_device_info, agent_subentries
 from .kept.turns import ConversationTurns
+from .prompt_warmup import async_rewarm_later
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
@@ -111,14 +112,17 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer one user message; always with something to say."""
-        return await async_handle_turn(
-            TurnContext(
-                self.hass,
-                self.entry,
-                self.subentry,
-                self._provider,
-                self.entity_id,
-                user_input,
-                chat_log,
-            ),
-        )
+        try:
+            return await async_handle_turn(
+                TurnContext(
+                    self.hass,
+                    self.entry,
+                    self.subentry,
+                    self._provider,
+                    self.entity_id,
+                    user_input,
+                    chat_log,
+                ),
+            )
+        finally:
+            async_rewarm_later(self.hass, self.entry, self.subentry)

@@ -26,6 +26,7 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
+from .prompt_warmup import async_stop_warming, async_warm, wants_warming
 from .redact import redact_url
 from .runtime import AgenticConfigEntry
 
@@ -116,6 +117,10 @@ async def async_check_agent(
         ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
     if wants_tools and found.tools is None and attempt < len(RECHECK_AFTER):
         _async_check_later(hass, entry, subentry, attempt + 1)
+    elif wants_warming(entry, subentry):
+        # The probes are done: the server's cache gets the agent's own prompt now.
+        entry.async_on_unload(lambda: async_stop_warming(subentry.subentry_id))
+        await async_warm(hass, entry, subentry)
 
 
 @callback
