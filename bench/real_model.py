@@ -46,6 +46,7 @@ from bench.real_home_build import Home, async_build, async_reset, async_states, 
 from bench.real_homes import COMMANDS, HOMES, Command  # noqa: E402
 from bench.real_model_report import report  # noqa: E402
 from bench.recording_proxy import RecordingProxy  # noqa: E402
+from custom_components.agentic_conversation import endpoint_check, prompt_warmup  # noqa: E402
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST, DOMAIN  # noqa: E402
 from custom_components.agentic_conversation.flows.agent_schema import (  # noqa: E402
     default_agent_options,
@@ -53,6 +54,13 @@ from custom_components.agentic_conversation.flows.agent_schema import (  # noqa:
 from devtools.llama import model_alias, start_llama_server  # noqa: E402
 
 AGENTS = ("ha", "ours", "ours_model", "llama_cpp")
+_WANTS_WARMING = prompt_warmup.wants_warming
+
+
+def _never(*_: object) -> bool:
+    return False
+
+
 _OPENING = frozenset({"garage", "gate", "door"})
 
 
@@ -111,6 +119,8 @@ async def _agents(
                 domain="llama_cpp",
             )
     await _wait_for_checks(hass)
+    # The prompt cache warm-up runs after each check: done before the first command.
+    await hass.async_block_till_done(wait_background_tasks=True)
     return agents
 
 
@@ -232,8 +242,12 @@ async def run_home(
                     "model": model,
                     "date": datetime.now(UTC).date().isoformat(),
                     "home": name,
-                    "agent": agent_name,
+                    "agent": agent_name
+                    + (
+                        "" if prompt_warmup.wants_warming is _WANTS_WARMING else "_cold"
+                    ),
                     "first": index == 0,
+                    "warm": prompt_warmup.wants_warming is _WANTS_WARMING,
                     "checks": checks if index == 0 else None,
                 }
                 print(
@@ -260,7 +274,12 @@ async def main() -> None:
         "--out", type=Path, help="JSON lines (default: in the temp dir)"
     )
     parser.add_argument("--report", type=Path, nargs="*")
+    parser.add_argument(
+        "--no-warm", action="store_true", help="agents do not warm the prompt cache"
+    )
     args = parser.parse_args()
+    if args.no_warm:
+        prompt_warmup.wants_warming = endpoint_check.wants_warming = _never  # type: ignore[assignment,attr-defined]
     if args.report:
         print(report(args.report))
         return

@@ -53,6 +53,19 @@ def report(paths: list[Path]) -> str:
                 f" | {statistics.median(times):.1f} | {max(times):.1f}"
                 f" | {statistics.median(first) if first else float('nan'):.1f} |"
             )
+        lines += ["", "Prompt tokens of a home's first command's first model call:"]
+        for agent in agents:
+            calls = [
+                r["model_calls"][0]
+                for r in mine
+                if r["agent"] == agent and r.get("first") and r["model_calls"]
+            ]
+            if calls:
+                read = statistics.median(c["prompt_tokens"] or 0 for c in calls)
+                kept = statistics.median(c["cached_tokens"] or 0 for c in calls)
+                lines.append(
+                    f"- {agent}: read {read:.0f}, reused from the cache {kept:.0f}"
+                )
         lines += ["", "| home | command | " + " | ".join(agents) + " |"]
         lines.append("| --- | --- |" + " --- |" * len(agents))
         by_command: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
