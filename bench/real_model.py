@@ -47,7 +47,11 @@ from bench.real_homes import COMMANDS, HOMES, Command  # noqa: E402
 from bench.real_model_report import report  # noqa: E402
 from bench.recording_proxy import RecordingProxy  # noqa: E402
 from custom_components.agentic_conversation import endpoint_check, prompt_warmup  # noqa: E402
-from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST, DOMAIN  # noqa: E402
+from custom_components.agentic_conversation.const import (  # noqa: E402
+    CONF_LOCAL_FIRST,
+    CONF_TURN_TIMEOUT,
+    DOMAIN,
+)
 from custom_components.agentic_conversation.flows.agent_schema import (  # noqa: E402
     default_agent_options,
 )
@@ -55,6 +59,7 @@ from devtools.llama import model_alias, start_llama_server  # noqa: E402
 
 AGENTS = ("ha", "ours", "ours_model", "llama_cpp")
 _WANTS_WARMING = prompt_warmup.wants_warming
+_EXTRA: dict[str, Any] = {}
 
 
 def _never(*_: object) -> bool:
@@ -99,7 +104,7 @@ async def _agents(
 ) -> dict[str, str]:
     """The conversation agents to compare, set up on the proxy."""
     agents: dict[str, str] = {}
-    new_agent = default_agent_options([alias])
+    new_agent = default_agent_options([alias]) | _EXTRA
     for name in wanted:
         if name == "ha":
             agents[name] = conversation.HOME_ASSISTANT_AGENT
@@ -275,6 +280,11 @@ async def main() -> None:
     )
     parser.add_argument("--report", type=Path, nargs="*")
     parser.add_argument(
+        "--turn-timeout",
+        type=float,
+        help="our agents' turn timeout, s (default: a new agent's, 60)",
+    )
+    parser.add_argument(
         "--no-warm", action="store_true", help="agents do not warm the prompt cache"
     )
     args = parser.parse_args()
@@ -286,6 +296,8 @@ async def main() -> None:
     out = args.out or Path(tempfile.gettempdir()) / f"real_model_{args.model}.jsonl"
     wanted = [a for a in args.agents.split(",") if a in AGENTS]
     alias = model_alias(args.model)
+    global _EXTRA  # noqa: PLW0603 - one run's agent options
+    _EXTRA = {CONF_TURN_TIMEOUT: args.turn_timeout} if args.turn_timeout else {}
     print(f"machine: {machine()}; model: {alias}; records: {out}", flush=True)
     async with contextlib.AsyncExitStack() as stack:
         url = args.url or await stack.enter_async_context(

@@ -19,7 +19,8 @@ class RecordingProxy:
 
     def __init__(self, upstream: str) -> None:
         """A proxy for `upstream` (its /v1 URL); started by `async with`."""
-        self.upstream = upstream.rstrip("/")
+        # Requests keep their path (/v1/...): the server's root is forwarded to.
+        self.upstream = upstream.rstrip("/").removesuffix("/v1")
         self.calls: list[dict[str, Any]] = []
         self._runner: web.AppRunner | None = None
         self._session: ClientSession | None = None
