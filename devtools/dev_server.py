@@ -73,7 +73,7 @@ def _built_in_note() -> str:
             "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
             f" ({MODEL_VARIABLE}=qwen-1.5b for one that acts)"
         )
-    return f"the built-in {model_alias()} (slow on a CPU: a first answer takes seconds)"
+    return f"the built-in {model_alias()} (slow on a CPU: a turn may take a minute or more)"
 
 
 async def _stored_token(client: HomeAssistantClient) -> str | None:
