@@ -24,7 +24,7 @@ from typing import Any
 import aiohttp
 
 from .ha_api import HomeAssistantClient, HomeAssistantError, Login
-from .llama import start_llama_server
+from .llama import MODEL_VARIABLE, model_alias, start_llama_server
 from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
@@ -61,9 +61,19 @@ async def _wait_for_http(
 
 
 def _start_llama() -> subprocess.Popen[bytes]:
-    """The built-in llama.cpp server with SmolLM2 on loopback."""
-    _say(f"starting llama-server (SmolLM2-135M) on 127.0.0.1:{LLAMA_PORT}")
+    """The built-in llama.cpp server on loopback (AGENTIC_LLAMA_MODEL chooses the model)."""
+    _say(f"starting llama-server ({model_alias()}) on 127.0.0.1:{LLAMA_PORT}")
     return start_llama_server(LLAMA_PORT)
+
+
+def _built_in_note() -> str:
+    """What the built-in model is good for, as the start message says it."""
+    if os.environ.get(MODEL_VARIABLE, "smollm2") == "smollm2":
+        return (
+            "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
+            f" ({MODEL_VARIABLE}=qwen-1.5b for one that acts)"
+        )
+    return f"the built-in {model_alias()} (slow on a CPU: a turn may take a minute or more)"
 
 
 async def _stored_token(client: HomeAssistantClient) -> str | None:
@@ -195,11 +205,7 @@ async def main() -> int:
             done = await _configure(client, llm_url)
             # In the background: removing met.no waits for its (offline, failing) setup.
             cleanup = asyncio.create_task(_remove_cloud_integrations(client))
-            model_note = (
-                "the built-in SmolLM2-135M: fine for trying the plumbing, too small to act"
-                if built_in
-                else llm_url
-            )
+            model_note = _built_in_note() if built_in else llm_url
             _say(
                 "\n\n"
                 f"  Home Assistant: {HA_URL}   login: {DEV_LOGIN.username} / {DEV_LOGIN.password}\n"

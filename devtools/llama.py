@@ -1,34 +1,62 @@
-"""Start the built-in llama.cpp server (scripts/llama builds and caches it)."""
+"""Start the built-in llama.cpp server (scripts/llama builds and caches it).
+
+AGENTIC_LLAMA_MODEL (or `model`) chooses the model scripts/llama fetches: smollm2
+(the default), qwen-0.5b or qwen-1.5b.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 import subprocess
+from typing import IO
 
 REPO = Path(__file__).resolve().parent.parent
+MODEL_VARIABLE = "AGENTIC_LLAMA_MODEL"
+# The default model's name as the server reports it (smollm2).
 ALIAS = "smollm2-135m-instruct"
 
 
-def _ask(what: str) -> str:
-    """A path printed by scripts/llama (`ensure` builds/downloads if needed)."""
+def _ask(what: str, model: str | None = None) -> str:
+    """What scripts/llama prints (`ensure` builds/downloads if needed)."""
+    env = dict(os.environ)
+    if model:
+        env[MODEL_VARIABLE] = model
     output = subprocess.run(
         [str(REPO / "scripts" / "llama"), what],
         check=True,
         capture_output=True,
         text=True,
+        env=env,
     ).stdout
     return output.strip().splitlines()[-1]
 
 
-def start_llama_server(port: int, *, ctx_size: int = 8192) -> subprocess.Popen[bytes]:
-    """llama-server with SmolLM2-135M on 127.0.0.1:port; the caller stops it."""
-    binary = _ask("ensure")
-    model = _ask("model")
+def model_alias(model: str | None = None) -> str:
+    """The name the server reports for the chosen model."""
+    return _ask("alias", model)
+
+
+def start_llama_server(
+    port: int,
+    *,
+    ctx_size: int = 8192,
+    model: str | None = None,
+    parallel: int | None = None,
+    log: IO[bytes] | None = None,
+) -> subprocess.Popen[bytes]:
+    """llama-server with the chosen model on 127.0.0.1:port; the caller stops it.
+
+    `parallel`: the server's slots (each gets ctx_size / parallel tokens).
+    """
+    binary = _ask("ensure", model)
+    path = _ask("model", model)
+    extra = ["--parallel", str(parallel)] if parallel else []
     return subprocess.Popen(
         [
             binary,
             "--model",
-            model,
+            path,
             "--host",
             "127.0.0.1",
             "--port",
@@ -39,8 +67,9 @@ def start_llama_server(port: int, *, ctx_size: int = 8192) -> subprocess.Popen[b
             "--threads",
             "2",
             "--alias",
-            ALIAS,
+            model_alias(model),
+            *extra,
         ],  # fmt: skip
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
     )

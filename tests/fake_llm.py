@@ -38,6 +38,8 @@ MODEL = "fake-model"
 # The integration's endpoint probe (agent/probe.py) asks for this tool / this answer.
 PROBE_TOOL_NAME = "agentic_probe"
 PROBE_STREAM_PROMPT = "Reply with the single word: ok"
+# The user message of its prompt cache warm-up (prompt_warmup.py).
+WARM_TEXT = "(prompt cache warm-up)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +229,8 @@ class FakeLLM:
         probe_tool_reply: How the server answers the tool probe: by default with a
             tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
             ignores tools.
+        warm_requests: The integration's prompt cache warm-ups (not in `requests`),
+            answered with one word.
         props_body: If set, `GET /props` answers with it (llama.cpp's server).
         show_body: If set, `POST /api/show` answers with it (Ollama).
     """
@@ -241,6 +245,7 @@ class FakeLLM:
         self.models_body: Any = None
         self.stream_started_at: list[float] = []
         self.probe_requests: list[dict[str, Any]] = []
+        self.warm_requests: list[dict[str, Any]] = []
         self.holds: list[bool] = []
         self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
         self.props_body: Any = None
@@ -357,6 +362,9 @@ class FakeLLM:
             else:
                 reply = Reply.text("ok")
             return await self._serve(request, body, reply)
+        if _is_warm_up(body):
+            self.warm_requests.append(body)
+            return await self._serve(request, body, Reply.text("ok"))
         self.requests.append(body)
         self.headers.append(dict(request.headers))
         self._received.set()
@@ -557,6 +565,11 @@ def _is_probe(body: Mapping[str, Any]) -> bool:
         return True
     messages = body.get("messages") or []
     return len(messages) == 1 and messages[0].get("content") == PROBE_STREAM_PROMPT
+
+
+def _is_warm_up(body: Mapping[str, Any]) -> bool:
+    messages = body.get("messages") or []
+    return bool(messages) and messages[-1].get("content") == WARM_TEXT
 
 
 def reply_from_json(spec: Mapping[str, Any]) -> Reply:

@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import (
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import issue_registry as ir, llm
+from homeassistant.helpers import entity_registry as er, issue_registry as ir, llm
 from homeassistant.util import dt as dt_util
 
 from custom_components.agentic_conversation.const import (
@@ -120,3 +120,53 @@ async def test_a_probe_that_could_not_tell_is_tried_again(
 
     assert entry.runtime_data.capabilities[subentry_id].tools is False
     assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is not None
+
+
+async def test_a_model_writing_its_calls_as_text_is_told_apart(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The probe's call comes back as text (no tool parser): it can act, no issue.
+
+    A small model on llama-server whose template's calls the server does not parse
+    answers `<tool_call>{…}</tool_call>` or a fenced JSON call: the agent carries
+    such calls out, so it is not "a model that cannot call tools"; the Route sensor
+    says from the start that its calls come as text.
+    """
+    hass = ha_core
+    for written in (
+        '<tool_call>\n{"name": "agentic_probe", "arguments": {}}\n</tool_call>',
+        '```json\n{"name": "agentic_probe", "arguments": {}}\n```',
+    ):
+        fake_llm.probe_tool_reply = Reply.text(written)
+        entry = _entry(hass, fake_llm, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]})
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done(wait_background_tasks=True)
+
+        subentry_id = next(iter(entry.subentries))
+        found = entry.runtime_data.capabilities[subentry_id]
+        assert (found.tools, found.calls_as_text) == (True, True)
+        assert "writes tool calls as text" in found.detail
+        issue = f"tools_unsupported_{subentry_id}"
+        assert ir.async_get(hass).async_get_issue(DOMAIN, issue) is None
+        route = next(
+            e.entity_id
+            for e in er.async_entries_for_config_entry(
+                er.async_get(hass), entry.entry_id
+            )
+            if e.unique_id == f"{subentry_id}-route"
+        )
+        state = hass.states.get(route)
+        assert state is not None
+        assert state.attributes["calls_as_text"] is True
+        assert await hass.config_entries.async_unload(entry.entry_id)
+
+    # Text that only talks about the tool is no call: the issue is raised.
+    fake_llm.probe_tool_reply = Reply.text("I would call agentic_probe, but I won't.")
+    entry = _entry(hass, fake_llm, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]})
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    subentry_id = next(iter(entry.subentries))
+    found = entry.runtime_data.capabilities[subentry_id]
+    assert (found.tools, found.calls_as_text) == (False, False)
+    issue = f"tools_unsupported_{subentry_id}"
+    assert ir.async_get(hass).async_get_issue(DOMAIN, issue) is not None

@@ -13,6 +13,7 @@ from .agent import LLMProvider, safe_text
 from .agents import agent_device_info, agent_subentries
 from .const import CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
 from .kept.turns import ConversationTurns
+from .prompt_warmup import async_rewarm_later
 from .provider_factory import build_provider
 from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
@@ -113,22 +114,25 @@ class AgenticConversationEntity(conversation.ConversationEntity):
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer one user message; always with something to say."""
-        return await async_handle_turn(
-            TurnContext(
-                self.hass,
-                self.entry,
-                self.subentry,
-                self._provider,
-                self.entity_id,
-                user_input,
-                chat_log,
-                EffectWatch(
+        try:
+            return await async_handle_turn(
+                TurnContext(
                     self.hass,
-                    float(
-                        self.subentry.data.get(
-                            CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
-                        )
+                    self.entry,
+                    self.subentry,
+                    self._provider,
+                    self.entity_id,
+                    user_input,
+                    chat_log,
+                    EffectWatch(
+                        self.hass,
+                        float(
+                            self.subentry.data.get(
+                                CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
+                            )
+                        ),
                     ),
                 ),
-            ),
-        )
+            )
+        finally:
+            async_rewarm_later(self.hass, self.entry, self.subentry)

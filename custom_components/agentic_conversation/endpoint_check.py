@@ -2,7 +2,9 @@
 
 A server may accept `tools` and silently ignore them (llama.cpp with a model whose chat
 template has no tool support). The agent would then talk but never act; a repair issue
-says so instead of leaving the user to guess.
+says so instead of leaving the user to guess. A model that writes its calls as text
+(the server's tool-call parser not set up for it) can act: no issue, and the Route
+sensor's `calls_as_text` says so from the start.
 """
 
 from dataclasses import replace
@@ -24,6 +26,7 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
+from .prompt_warmup import async_stop_warming, async_warm, wants_warming
 from .redact import redact_url
 from .runtime import AgenticConfigEntry
 
@@ -82,11 +85,13 @@ async def async_check_agent(
     # Requests are fitted to the server's context where it tells it.
     found = replace(found, context_tokens=await provider.async_context_size())
     entry.runtime_data.capabilities[subentry.subentry_id] = found
+    if found.tools and (route := entry.runtime_data.routes.get(subentry.subentry_id)):
+        route.note_calls(from_text=found.calls_as_text)
     LOGGER.info(
         "Endpoint check for agent %s (%s): tools %s, streaming %s, context %s (%s)",
         subentry.title,
         options.get(CONF_MODEL),
-        found.tools,
+        "written as text" if found.calls_as_text else found.tools,
         found.streaming,
         found.context_tokens or "not told",
         found.detail,
@@ -112,6 +117,10 @@ async def async_check_agent(
         ir.async_delete_issue(hass, DOMAIN, issue_id(subentry.subentry_id))
     if wants_tools and found.tools is None and attempt < len(RECHECK_AFTER):
         _async_check_later(hass, entry, subentry, attempt + 1)
+    elif wants_warming(entry, subentry):
+        # The probes are done: the server's cache gets the agent's own prompt now.
+        entry.async_on_unload(lambda: async_stop_warming(subentry.subentry_id))
+        await async_warm(hass, entry, subentry)
 
 
 @callback

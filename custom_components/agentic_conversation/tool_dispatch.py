@@ -70,8 +70,13 @@ class ChatLogToolDispatcher:
         unwrapped = unwrap_arguments(arguments, takes)
         if not isinstance(original_tool(tool), llm.IntentTool):
             return PreparedCall(unwrapped.arguments, unwrapped.repairs)
+        hass = self._api.api.hass
         prepared = await async_intent_arguments(
-            self._api.api.hass, unwrapped.arguments, takes, self._language
+            hass,
+            unwrapped.arguments,
+            takes,
+            self._language,
+            intent_platforms(hass, original_tool(tool)),
         )
         return PreparedCall(
             prepared.arguments, unwrapped.repairs + prepared.repairs, prepared.ignored
@@ -261,6 +266,16 @@ class ChatLogToolDispatcher:
             if hass.states.get(entity_id) is not None and is_exposed(hass, entity_id)
         )
         return effects
+
+
+def intent_platforms(hass: HomeAssistant, tool: llm.Tool) -> frozenset[str]:
+    """The only domains an intent tool acts on, where its handler says."""
+    intent_type = getattr(tool, "intent_type", None)
+    for handler in intent.async_get(hass):
+        if handler.intent_type == intent_type:
+            found = getattr(handler, "required_domains", None) or handler.platforms
+            return frozenset(found or ())
+    return frozenset()
 
 
 def taken_keys(schema: Any) -> set[str] | None:

@@ -18,7 +18,6 @@ from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply
 from tests.tools.conftest import state_of
 from tests.tools.tool_call_turns import (
-    ANSWER,
     APIS,
     HIDDEN,
     LIGHT,
@@ -173,26 +172,33 @@ async def test_a_hidden_entity_id_reads_as_a_missing_one(
 async def test_a_name_that_matches_nothing_gets_the_closest_exposed_names(
     house: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
-    """A name HA matches to nothing ("porch"): the model gets "Porch light" to try."""
+    """A name HA matches to nothing ("kitchen"): the model gets the names to try.
+
+    The kitchen has two exposed devices, so the area names neither (the porch's one
+    light would be read from "porch": tests/tools/test_near_names.py).
+    """
     hass = house
     agent_id = await agent(hass, fake_llm)
     turn_on = await offered_name(hass, APIS, "HassTurnOn")
     fake_llm.script(
         [
-            Reply.tool_calls([(turn_on, {"name": "porch"})]),
-            Reply.tool_calls([(turn_on, PORCH)]),
-            Reply.text(ANSWER),
+            Reply.tool_calls([(turn_on, {"name": "kitchen"})]),
+            Reply.tool_calls([(turn_on, {"name": "Kitchen light"})]),
+            Reply.text("The kitchen light is on."),
         ]
     )
 
-    assert await say(hass, agent_id, "turn on the porch light") == ANSWER
-    assert state_of(hass, LIGHT) == STATE_ON
+    said = await say(hass, agent_id, "turn on the kitchen light")
+
+    assert said == "The kitchen light is on."
+    assert state_of(hass, "light.kitchen_light") == STATE_ON
+    assert state_of(hass, "switch.coffee_machine") == STATE_OFF
     assert sent_back(fake_llm, 1) == {
         "success": False,
-        "error": "No entities matched the name (given name 'porch')",
-        "unmatched": "porch",
+        "error": "No entities matched the name (given name 'kitchen')",
+        "unmatched": "kitchen",
         "hint": "Use one of the closest names, or search_entities.",
-        "closest": ["Porch light"],
+        "closest": ["Kitchen bar Kitchen light", "Coffee machine"],
     }
 
 

@@ -2,8 +2,10 @@
 
 Servers differ silently: llama.cpp's `llama-server` drops `tools` when the model's chat
 template has no tool support and answers in plain text; others ignore `tool_choice`.
-One tiny request forcing a call of a trivial tool tells whether tools are honoured;
-one tiny streamed request tells whether streaming works. The probe never raises.
+One tiny request forcing a call of a trivial tool tells whether tools are honoured —
+natively, or written as text the server passes through (its tool-call parser not set
+up for the model; the agent reads and carries out such calls, text_tool_calls.py); one
+tiny streamed request tells whether streaming works. The probe never raises.
 """
 
 import asyncio
@@ -35,6 +37,8 @@ class EndpointCapabilities:
     detail: str
     context_tokens: int | None = None
     """The context size the server runs the model with, where it tells."""
+    calls_as_text: bool = False
+    """The model called the tool by writing the call as text (tools is True)."""
 
 
 async def probe_endpoint(
@@ -46,14 +50,19 @@ async def probe_endpoint(
 ) -> EndpointCapabilities:
     """Probe tool calling and streaming (each only if asked for); never raises."""
     notes: list[str] = []
-    tools_ok = await _probe_tools(provider, limit, notes) if tools else None
+    tools_ok, as_text = (
+        await _probe_tools(provider, limit, notes) if tools else (None, False)
+    )
     stream_ok = await _probe_streaming(provider, limit, notes) if streaming else None
-    return EndpointCapabilities(tools_ok, stream_ok, "; ".join(notes))
+    return EndpointCapabilities(
+        tools_ok, stream_ok, "; ".join(notes), calls_as_text=as_text
+    )
 
 
 async def _probe_tools(
     provider: LLMProvider, limit: float, notes: list[str]
-) -> bool | None:
+) -> tuple[bool | None, bool]:
+    """Whether the tool was called, and whether as text."""
     messages = [user_message(PROBE_PROMPT)]
     for choice in ("required", "auto"):
         try:
@@ -67,16 +76,22 @@ async def _probe_tools(
             continue
         except (LLMError, TimeoutError) as err:
             notes.append(f"tool probe failed: {err!r}")
-            return None
+            return None, False
+        if response.tool_calls and response.calls_from_text:
+            notes.append(
+                f"the model writes tool calls as text (tool_choice={choice!r}): the"
+                " server passes them through; they are read and carried out"
+            )
+            return True, True
         if response.tool_calls:
             notes.append(f"tools honoured (tool_choice={choice!r})")
-            return True
+            return True, False
         notes.append(
             f"asked to call a tool (tool_choice={choice!r}), the server answered"
             f" with text: {response.text[:80]!r}"
         )
-        return False
-    return False
+        return False, False
+    return False, False
 
 
 async def _probe_streaming(

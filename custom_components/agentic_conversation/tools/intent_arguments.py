@@ -4,8 +4,9 @@ An exposed entity's id given as `entity_id` is taken as its name: Home Assistant
 intents match a name that is exactly an entity id to that entity (a friendly name may
 not match: an entity with aliases answers to them alone). An id in `name` is spelt as
 HA spells ids. An id that names no exposed entity is refused as unknown: a hidden
-entity reads exactly as one that does not exist. Keys the intent does not take are
-dropped, and the model is told which (Home Assistant's own agent ignores them too).
+entity reads exactly as one that does not exist. A name nearly right that fits exactly
+one exposed entity is read as its id (near_names.py). Keys the intent does not take
+are dropped, and the model is told which (Home Assistant's own agent ignores them too).
 """
 
 from collections.abc import Collection
@@ -17,7 +18,10 @@ from homeassistant.core import HomeAssistant, State, valid_entity_id
 from ..agent import PreparedCall, ToolRefusedError
 from .argument_checks import FIND_IDS, is_exposed_entity
 from .closest import NAME_CHARS, async_closest_names
-from .entities import resolve_entity_ref
+from .entities import exposed_entities, resolve_entity_ref
+from .near_names import near_entity
+
+_AREA, _FLOOR, _DOMAIN = "area", "floor", "domain"
 
 
 async def async_intent_arguments(
@@ -25,8 +29,12 @@ async def async_intent_arguments(
     arguments: dict[str, Any],
     takes: Collection[str],
     language: str,
+    platforms: Collection[str] = (),
 ) -> PreparedCall:
-    """The arguments the intent takes, entity ids read as names; or a refusal."""
+    """The arguments the intent takes, entity ids read as names; or a refusal.
+
+    `platforms`: the only domains the intent acts on, if it says.
+    """
     arguments = dict(arguments)
     repairs: list[str] = []
     if (
@@ -55,6 +63,12 @@ async def async_intent_arguments(
         if state is not None and state.entity_id != name:
             arguments[ATTR_NAME] = state.entity_id
             repairs.append(f"name {name!r} read as {state.entity_id!r}")
+        elif state is None and (near := _near(hass, arguments, platforms)):
+            arguments[ATTR_NAME] = near
+            # The entity is exact: an area or floor it was placed with is not needed.
+            for key in (_AREA, _FLOOR):
+                arguments.pop(key, None)
+            repairs.append(f"name {name!r} read as {near!r}")
     ignored = tuple(sorted(key for key in arguments if key not in takes))
     for key in ignored:
         del arguments[key]
@@ -80,6 +94,25 @@ def refused(data: dict[str, Any]) -> ToolRefusedError:
     error = ToolRefusedError(str(data.get("error") or "The tool refused the call."))
     error.hints = {k: v for k, v in data.items() if k not in ("error", "success")}
     return error
+
+
+def _near(
+    hass: HomeAssistant, arguments: dict[str, Any], platforms: Collection[str]
+) -> str | None:
+    """The entity id of the one exposed entity a nearly right name fits."""
+    area = arguments.get(_AREA)
+    domain = arguments.get(_DOMAIN)
+    domains = set(platforms) or (
+        {domain} if isinstance(domain, str) else set(domain or ()) - {""}
+    )
+    found = near_entity(
+        exposed_entities(hass),
+        str(arguments[ATTR_NAME])[:NAME_CHARS],
+        area if isinstance(area, str) else None,
+        {d for d in domains if isinstance(d, str)},
+        one_kind=bool(platforms),
+    )
+    return found.entity_id if found else None
 
 
 def _single(value: Any) -> str | None:
