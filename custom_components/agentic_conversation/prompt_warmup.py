@@ -27,6 +27,7 @@ from .runtime import AgenticConfigEntry
 from .tool_dispatch import tool_specs
 from .turn.context import TurnContext
 from .turn.llm_data import async_provide_llm_data
+from .verify.watch import EffectWatch
 
 REWARM_AFTER = 300.0
 """Seconds after a turn before warming again (Ollama unloads a model after 5 min)."""
@@ -71,7 +72,17 @@ async def async_warm(
         timeout=WARM_LIMIT,
         client=entry.runtime_data.client,
     )
-    turn = TurnContext(hass, entry, subentry, provider, agent_id, user_input, chat_log)
+    # No tool runs here: the watch is only there because every turn has one.
+    turn = TurnContext(
+        hass,
+        entry,
+        subentry,
+        provider,
+        agent_id,
+        user_input,
+        chat_log,
+        EffectWatch(hass, 0.0),
+    )
     started = time.monotonic()
     try:
         if await async_provide_llm_data(turn, None) is not None:
