@@ -54,6 +54,7 @@ ASKED = "Home Assistant understood a risky command: asked first"
 NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
 FAILED = "Home Assistant understood the command, which failed; the model cannot act"
 DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
+WHICH = "Our understanding found two or three devices: asked which"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -102,6 +103,9 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         _report(turn, HANDLED if outcome.status is LocalStatus.DONE else FAILED)
         # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
         return Ending(outcome.speech or "")
+    if outcome.status is LocalStatus.ASKED and outcome.speech:
+        _report(turn, WHICH)  # nothing ran: the answer comes next turn
+        return Ending(outcome.speech, asked=True)
     if outcome.status is LocalStatus.RISKY and (
         actions := _held_actions(turn, api, outcome)
     ):
