@@ -13,6 +13,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import device_registry as dr
 
@@ -139,6 +140,13 @@ async def test_stop_vacuuming(
     assert speech(result) == "Returning"
     assert states(hass) == before | {"vacuum.roborock": "docked"}
     assert fake_llm.requests == []
+    events = trace.async_get_traces()[-1].as_dict()["events"]
+    assert [
+        e["data"]["reason"]
+        for e in events
+        if e["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "reason" in e["data"]
+    ] == ["Our understanding placed the command; Home Assistant's intent ran it"]
 
 
 async def test_a_list_called_after_the_shop(

@@ -6,6 +6,8 @@ satellite's area, the user's language — runs offline, so "turn on the porch li
 still turns it on. Each intent it recognises passes our risk filter first: a risky one
 (unlocking, opening the garage…) is never run this way: the local-first stage holds
 and asks it, and with no LLM answering the user hears that it needs the AI service.
+A command its recognizer does not place is read by our own understanding
+(understanding/), which runs HA's intent the same way, behind the same guard.
 """
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -55,6 +57,8 @@ class LocalOutcome:
     risky: list[str] = field(default_factory=list)  # those held back
     held: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """Each intent held back, with its slot values: what a "yes" would run."""
+    ours: bool = False
+    """Our understanding placed the command, not HA's recognizer."""
 
     @property
     def answered(self) -> bool:
@@ -149,7 +153,7 @@ async def async_run_local_route(
     speech = response.speech.get("plain", {}).get("speech")
     text = speech.strip() if isinstance(speech, str) and speech.strip() else None
     if response.response_type is not intent.IntentResponseType.ERROR:
-        return LocalOutcome(LocalStatus.DONE, text, recognised)
+        return LocalOutcome(LocalStatus.DONE, text, recognised, ours=ours is not None)
     LOGGER.info("The basic assistant answered with an error: %s", text)
     status = {
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,

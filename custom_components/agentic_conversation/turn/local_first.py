@@ -55,6 +55,7 @@ NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask i
 FAILED = "Home Assistant understood the command, which failed; the model cannot act"
 DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
 WHICH = "Our understanding found two or three devices: asked which"
+OURS = "Our understanding placed the command; Home Assistant's intent ran it"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -100,7 +101,8 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         and model_cannot_act(turn)
     ):
         _copy(chat_log, api, added)
-        _report(turn, HANDLED if outcome.status is LocalStatus.DONE else FAILED)
+        done = OURS if outcome.ours else HANDLED
+        _report(turn, done if outcome.status is LocalStatus.DONE else FAILED)
         # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
         return Ending(outcome.speech or "")
     if outcome.status is LocalStatus.ASKED and outcome.speech:

@@ -10,6 +10,7 @@ that is nothing but the name ("[the] {name}") is not a command.
 from dataclasses import dataclass
 from functools import cache
 import logging
+import re
 from typing import Any
 
 from hassil import Intents
@@ -19,6 +20,7 @@ from hassil.recognize import recognize_all
 from .words import language_words
 
 _LOGGER = logging.getLogger(__name__)
+_WORD = re.compile(r"\w+")
 
 # The intents we act on, and the domains each fits when its sentence does not say.
 INTENTS: dict[str, tuple[str, ...]] = {
@@ -32,6 +34,8 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "HassMediaPause": ("media_player",),
     "HassMediaUnpause": ("media_player",),
 }
+# Longer than any command: matching a wildcard costs more the longer the text.
+MAX_CHARS = 200
 # Wildcard lists HA's sentences use besides the name (what is added to a list).
 _ITEM_LISTS = ("todo_list_item", "shopping_list_item")
 
@@ -50,14 +54,23 @@ class Reading:
 class Reader:
     """A language's sentences, compiled once."""
 
-    def __init__(self, intents: Intents, lists: dict[str, SlotList]) -> None:
-        """Keep the compiled sentences and their wildcard lists."""
+    def __init__(
+        self, intents: Intents, lists: dict[str, SlotList], skip: frozenset[str]
+    ) -> None:
+        """Keep the compiled sentences, their wildcard lists, the words to skip."""
         self._intents = intents
         self._lists = lists
+        self._skip = skip
+
+    def _words(self, text: str) -> list[str]:
+        """The words that may name something (no articles, no "my")."""
+        return [w for w in _WORD.findall(text.casefold()) if w not in self._skip]
 
     def read(self, text: str) -> list[Reading]:
-        """Every reading of the text, each once."""
-        said = " ".join(text.casefold().split()).strip(" .!?")
+        """Every reading of the text, each once (none of a text past MAX_CHARS)."""
+        if len(text) > MAX_CHARS:
+            return []
+        said = self._words(text)
         readings: dict[tuple[Any, ...], Reading] = {}
         for result in recognize_all(
             text,
@@ -70,7 +83,7 @@ class Reader:
             if name is None or not isinstance(name.value, str):
                 continue
             object_text = " ".join(name.value.casefold().split()).strip(" .!?")
-            if not object_text or object_text == said:
+            if not object_text or self._words(object_text) == said:
                 continue  # no verb: "the kitchen fan" is a name, not a command
             item = result.entities.get("item")
             domains = (result.intent_metadata or {}).get("agentic_domains") or INTENTS[
@@ -139,6 +152,7 @@ def reader(language: str) -> Reader | None:
             "area": TextSlotList("area", []),
             "floor": TextSlotList("floor", []),
         },
+        words.skip,
     )
 
 

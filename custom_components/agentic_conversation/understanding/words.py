@@ -4,7 +4,8 @@ A language is data: `<language>.json` here holds the sentences Home Assistant's
 intents data lacks (in hassil's template syntax, with HA's expansion rules of that
 language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
-possessives), and the endings that make a device word plural.
+possessives; never a verb's particle such as "on", which tells a command from a
+name), and the endings that make a device word plural.
 """
 
 from dataclasses import dataclass
