@@ -22,7 +22,18 @@ def test_the_default_agent_still_has_what_the_local_route_uses() -> None:
             "chat_log",
         ],
         "_async_process_intent_result": ["self", "result", "user_input", "chat_log"],
-        "_async_execute_intent": ["self", "intent_name", "slots"],
+        # Our understanding runs HA's intent through it, with every argument.
+        "_async_execute_intent": [
+            "self",
+            "intent_name",
+            "slots",
+            "speech_slots",
+            "response_key",
+            "user_input",
+            "chat_log",
+            "lang_intents",
+        ],
+        "async_get_or_load_intents": ["self", "language"],
     }
     found = {
         name: list(inspect.signature(getattr(DefaultAgent, name)).parameters)[
@@ -33,3 +44,10 @@ def test_the_default_agent_still_has_what_the_local_route_uses() -> None:
     assert found == expected
     for name in expected:
         assert inspect.iscoroutinefunction(getattr(DefaultAgent, name)), name
+
+
+def test_language_intents_still_have_their_responses() -> None:
+    """Our understanding picks HA's words from `LanguageIntents.intent_responses`."""
+    from homeassistant.components.conversation.default_agent import LanguageIntents  # noqa: PLC0415
+
+    assert "intent_responses" in LanguageIntents.__dataclass_fields__

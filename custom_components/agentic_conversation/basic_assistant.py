@@ -6,9 +6,11 @@ satellite's area, the user's language — runs offline, so "turn on the porch li
 still turns it on. Each intent it recognises passes our risk filter first: a risky one
 (unlocking, opening the garage…) is never run this way: the local-first stage holds
 and asks it, and with no LLM answering the user hears that it needs the AI service.
+A command its recognizer does not place is read by our own understanding
+(understanding/), which runs HA's intent the same way, behind the same guard.
 """
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -23,6 +25,7 @@ from homeassistant.helpers import intent
 from .const import DOMAIN, LOGGER
 from .replies import async_phrase
 from .safety.risk import intent_effects, risk_of
+from .understanding.stage import Execute, async_answer_choice, async_understand
 from .verify.note import note_intent
 from .verify.watch import EffectWatch
 
@@ -43,6 +46,7 @@ class LocalStatus(StrEnum):
     NO_TARGET = "no_target"  # an intent matched, its names or area did not (ambiguous)
     FAILED = "failed"  # an intent matched and failed while it ran
     FOR_THE_MODEL = "for_the_model"  # one the caller leaves to the model: not run
+    ASKED = "asked"  # our understanding found two or three: which one? (nothing ran)
 
 
 @dataclass
@@ -55,6 +59,8 @@ class LocalOutcome:
     risky: list[str] = field(default_factory=list)  # those held back
     held: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """Each intent held back, with its slot values: what a "yes" would run."""
+    ours: bool = False
+    """Our understanding placed the command, not HA's recognizer."""
 
     @property
     def answered(self) -> bool:
@@ -63,6 +69,7 @@ class LocalOutcome:
             LocalStatus.DONE,
             LocalStatus.RISKY,
             LocalStatus.FAILED,
+            LocalStatus.ASKED,
         )
 
 
@@ -76,20 +83,6 @@ _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", defau
 _EFFECTS: ContextVar[EffectWatch | None] = ContextVar(
     "agentic_local_effects", default=None
 )
-
-
-async def async_ask_basic_assistant(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    chat_log: conversation.ChatLog,
-    ask_before: Iterable[str],
-    effects: EffectWatch | None = None,
-) -> str | None:
-    """What HA's built-in agent says to these words; None if it did not understand."""
-    outcome = await async_run_local_route(
-        hass, user_input, chat_log, ask_before, effects=effects
-    )
-    return outcome.speech if outcome.answered else None
 
 
 async def async_run_local_route(
@@ -137,8 +130,20 @@ async def async_run_local_route(
 
     token = _GUARD.set(guard)
     watching = _EFFECTS.set(effects)
+    execute = _executor(hass, user_input, chat_log)
     try:
-        response = await async_default_agent_response(hass, user_input, chat_log)
+        # The answer to our "which one?" first: HA would read "the bedroom fan" as
+        # "turn on the bedroom fan".
+        ours = await async_answer_choice(hass, user_input, chat_log, execute)
+        response = (
+            ours.response
+            if ours is not None
+            else await async_default_agent_response(hass, user_input, chat_log)
+        )
+        if ours is None and not held and not left and _not_placed(response):
+            # HA did not place it: our reading and entity search, HA's intent.
+            ours = await async_understand(hass, user_input, chat_log, execute)
+            response = ours.response if ours and ours.response else response
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
@@ -152,12 +157,14 @@ async def async_run_local_route(
         return LocalOutcome(LocalStatus.RISKY, refusal, recognised, _names(held), held)
     if left:
         return LocalOutcome(LocalStatus.FOR_THE_MODEL, None, recognised)
+    if ours is not None and ours.question is not None:
+        return LocalOutcome(LocalStatus.ASKED, ours.question, recognised)
     if response is None:
         return LocalOutcome(LocalStatus.NO_MATCH, None, recognised)
     speech = response.speech.get("plain", {}).get("speech")
     text = speech.strip() if isinstance(speech, str) and speech.strip() else None
     if response.response_type is not intent.IntentResponseType.ERROR:
-        return LocalOutcome(LocalStatus.DONE, text, recognised)
+        return LocalOutcome(LocalStatus.DONE, text, recognised, ours=ours is not None)
     LOGGER.info("The basic assistant answered with an error: %s", text)
     status = {
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,
@@ -168,6 +175,56 @@ async def async_run_local_route(
 
 def _names(held: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return [name for name, _arguments in held]
+
+
+def _not_placed(response: intent.IntentResponse | None) -> bool:
+    """HA's agent matched no sentence, or not the device it names."""
+    return response is None or (
+        response.response_type is intent.IntentResponseType.ERROR
+        and response.error_code
+        in (
+            intent.IntentResponseErrorCode.NO_INTENT_MATCH,
+            intent.IntentResponseErrorCode.NO_VALID_TARGETS,
+        )
+    )
+
+
+def _executor(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+) -> Execute:
+    """Run one intent the way the default agent runs what it recognised.
+
+    PRIVATE API, like async_default_agent_response: `_async_execute_intent` writes
+    the call and its result into the chat log, adds the satellite's area, runs the
+    intent (exposure checked) and words its response; our guard sits in front of it.
+    """
+
+    async def execute(
+        name: str,
+        slots: dict[str, Any],
+        speech_slots: dict[str, Any],
+        response_keys: Sequence[str],
+    ) -> intent.IntentResponse:
+        agent: Any = get_agent_manager(hass).default_agent
+        language = user_input.language or hass.config.language
+        lang_intents = await agent.async_get_or_load_intents(language)
+        # HA's words for it: the first of these keys its responses have, else its first.
+        responses = list(lang_intents.intent_responses.get(name, {}))
+        key = next((k for k in response_keys if k in responses), None)
+        _install_guard(agent)
+        return await agent._async_execute_intent(  # type: ignore[no-any-return]  # noqa: SLF001
+            name,
+            slots,
+            speech_slots,
+            key or next(iter(responses), None),
+            user_input,
+            chat_log,
+            lang_intents,
+        )
+
+    return execute
 
 
 async def async_default_agent_response(

@@ -126,6 +126,7 @@ def rank(
     *,
     named: dict[str, frozenset[str]],
     floor_words: set[str],
+    by_id: bool = True,
 ) -> tuple[int, int]:
     """How many of the query's words an entity answers, and how well.
 
@@ -155,7 +156,7 @@ def rank(
             term.stem not in floor_words and _on_floor(entity.floor_level, term.floor)
         ):
             hit += PLACE
-        if not hit and term.stem in words_of.id_stems:
+        if not hit and by_id and term.stem in words_of.id_stems:
             hit += ID_HIT
         if hit:
             covered += 1
@@ -243,6 +244,30 @@ def find(
     The matches answer the most of the query's words; among them the best first,
     then by name and id, so that equal scores always come back in the same order.
     """
+    _words, ranked = scored(
+        entities, query, language, domain=domain, area=area, floor=floor
+    )
+    best = max((covered for covered, _, _ in ranked), default=0)
+    return [entity for covered, _, entity in ranked if covered == best]
+
+
+def scored(
+    entities: Iterable[EntityInfo],
+    query: str,
+    language: str,
+    *,
+    domain: str | None = None,
+    area: str | None = None,
+    floor: str | None = None,
+    by_id: bool = True,
+) -> tuple[int, list[tuple[int, int, EntityInfo]]]:
+    """The query's words that may name something, and the entities answering them.
+
+    Returns how many such words there are, and (words answered, score, entity) for
+    each entity that answers one or more, best first.
+
+    Without `by_id`, a word found only in an entity's id answers nothing.
+    """
     query = query.strip().casefold()
     query_terms = terms(query, language)
     entities = list(entities)
@@ -280,16 +305,22 @@ def find(
                 query_terms,
                 named=named,
                 floor_words=floor_words,
+                by_id=by_id,
             )
             if query_terms
             else (1, 0)
         )
         if covered:
             ranked.append((covered, score, entity))
-    best = max((covered for covered, _, _ in ranked), default=0)
-    ranked = [item for item in ranked if item[0] == best]
-    ranked.sort(key=lambda item: (-item[1], item[2].name.casefold(), item[2].entity_id))
-    return [entity for *_, entity in ranked]
+    ranked.sort(
+        key=lambda item: (
+            -item[0],
+            -item[1],
+            item[2].name.casefold(),
+            item[2].entity_id,
+        )
+    )
+    return len(query_terms), ranked
 
 
 def _in_place(name: str | None, aliases: tuple[str, ...], place: str) -> bool:

@@ -3,7 +3,7 @@
 Cover classes come from `home-assistant-intents` (every inflection HA's own sentences
 accept, per language); the default agent's English domain words from
 `gazetteer-matcher`. Neither covers music, lists, vacuums… nor German domain words,
-so a short table adds those. Word forms: HA pins no stemmer, so words are compared
+so a short table adds those, and each language's file of understanding/ its own. Word forms: HA pins no stemmer, so words are compared
 by a light suffix stem (plural and case endings of English, German, Dutch, French)
 and German compounds by their head ("Deckenlampe" is a "Lampe").
 """
@@ -21,6 +21,8 @@ from home_assistant_intents import get_intents
 import yaml
 
 from homeassistant.core import HomeAssistant
+
+from ..understanding.words import device_words as language_device_words
 
 _LOGGER = logging.getLogger(__name__)
 _WORD = re.compile(r"\w+")
@@ -206,6 +208,10 @@ def _kinds(language: str) -> dict[str, frozenset[Kind]]:
 
     for text, kinds in _EXTRA:
         add(text, kinds)
+    # The language's own device words (understanding/<language>.json).
+    for domain, device_words in language_device_words(language).items():
+        for device_word in device_words:
+            add(device_word, [(domain, None)])
     for domain, phrases in _gazetteer_domains().items():
         for phrase in phrases:
             add(str(phrase), [(domain, None)])

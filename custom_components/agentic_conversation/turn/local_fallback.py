@@ -6,7 +6,7 @@ that answers but cannot act is the local-first stage's (local_first.py).
 """
 
 from ..agent import Route
-from ..basic_assistant import async_ask_basic_assistant
+from ..basic_assistant import LocalStatus, async_run_local_route
 from ..const import CONF_CONFIRM_ENTITIES, LOGGER
 from ..redact import redact_url
 from ..replies import async_phrase, local_preface_key
@@ -19,13 +19,14 @@ async def async_local_fallback(
     turn: TurnContext, error: Exception | None, failure: Ending
 ) -> Ending:
     """No LLM answered: HA's own agent, else the failure already put into words."""
-    said = await async_ask_basic_assistant(
+    outcome = await async_run_local_route(
         turn.hass,
         turn.user_input,
         turn.chat_log,
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
-        turn.effects,
+        effects=turn.effects,
     )
+    said = outcome.speech if outcome.answered else None
     reason = f"no model answered: {error}" if error else "no model answered in time"
     route = Route.LOCAL if said is not None else Route.DOWN
     if (
@@ -42,4 +43,8 @@ async def async_local_fallback(
     said = await async_verified_speech(
         turn.hass, turn.user_input.language, turn.effects, said
     )
-    return Ending(template.replace("{speech}", said))
+    # "Kitchen fan or Bedroom fan?": the satellite listens for the answer.
+    return Ending(
+        template.replace("{speech}", said),
+        asked=outcome.status is LocalStatus.ASKED,
+    )

@@ -55,6 +55,8 @@ ASKED = "Home Assistant understood a risky command: asked first"
 NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
 FAILED = "Home Assistant understood the command, which failed; the model cannot act"
 DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
+WHICH = "Our understanding found two or three devices: asked which"
+OURS = "Our understanding placed the command; Home Assistant's intent ran it"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -101,7 +103,8 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         and model_cannot_act(turn)
     ):
         _copy(chat_log, api, added)
-        _report(turn, HANDLED if outcome.status is LocalStatus.DONE else FAILED)
+        done = OURS if outcome.ours else HANDLED
+        _report(turn, done if outcome.status is LocalStatus.DONE else FAILED)
         # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
         if outcome.status is LocalStatus.DONE and outcome.speech:
             # HA's words only when the house shows them true.
@@ -111,6 +114,9 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
                 )
             )
         return Ending(outcome.speech or "")
+    if outcome.status is LocalStatus.ASKED and outcome.speech:
+        _report(turn, WHICH)  # nothing ran: the answer comes next turn
+        return Ending(outcome.speech, asked=True)
     if outcome.status is LocalStatus.RISKY and (
         actions := _held_actions(turn, api, outcome)
     ):

@@ -1,0 +1,181 @@
+"""Reading a command: the verb (an HA intent and the domains it fits) and its object.
+
+HA's own sentences for the intents we act on, and ours beside them, are matched with
+the device name as a wildcard: "start the vacuum" is HassVacuumStart of "the vacuum",
+whatever the home calls it. Only sentences that name a device are used (an area, a
+floor or "here" stay HA's, whose recognizer already failed on them), and a sentence
+that is nothing but the name ("[the] {name}") is not a command.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+import logging
+import re
+from typing import Any
+
+from hassil import Intents
+from hassil.intents import SlotList, TextSlotList, WildcardSlotList
+from hassil.recognize import recognize_all
+
+from .words import language_words
+
+_LOGGER = logging.getLogger(__name__)
+_WORD = re.compile(r"\w+")
+
+# The intents we act on, and the domains each fits when its sentence does not say.
+INTENTS: dict[str, tuple[str, ...]] = {
+    "HassTurnOn": ("light", "switch", "fan", "input_boolean"),
+    "HassTurnOff": ("light", "switch", "fan", "input_boolean"),
+    "HassVacuumStart": ("vacuum",),
+    "HassVacuumReturnToBase": ("vacuum",),
+    "HassLawnMowerStartMowing": ("lawn_mower",),
+    "HassLawnMowerDock": ("lawn_mower",),
+    "HassListAddItem": ("todo",),
+    "HassMediaPause": ("media_player",),
+    "HassMediaUnpause": ("media_player",),
+}
+# Longer than any command: matching a wildcard costs more the longer the text.
+MAX_CHARS = 200
+# Wildcard lists HA's sentences use besides the name (what is added to a list).
+_ITEM_LISTS = ("todo_list_item", "shopping_list_item")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a sentence: an intent, its domains, the object's words."""
+
+    intent: str
+    domains: frozenset[str]
+    name: str
+    item: str | None
+    response: str | None
+
+
+class Reader:
+    """A language's sentences, compiled once."""
+
+    def __init__(
+        self, intents: Intents, lists: dict[str, SlotList], skip: frozenset[str]
+    ) -> None:
+        """Keep the compiled sentences, their wildcard lists, the words to skip."""
+        self._intents = intents
+        self._lists = lists
+        self._skip = skip
+
+    def _words(self, text: str) -> list[str]:
+        """The words that may name something (no articles, no "my")."""
+        return [w for w in _WORD.findall(text.casefold()) if w not in self._skip]
+
+    def read(self, text: str) -> list[Reading]:
+        """Every reading of the text, each once (none of a text past MAX_CHARS)."""
+        if len(text) > MAX_CHARS:
+            return []
+        said = self._words(text)
+        readings: dict[tuple[Any, ...], Reading] = {}
+        for result in recognize_all(
+            text,
+            self._intents,
+            slot_lists=self._lists,
+            language=self._language,
+            default_response=None,  # the stage picks HA's words when none is named
+        ):
+            name = result.entities.get("name")
+            if name is None or not isinstance(name.value, str):
+                continue
+            object_text = " ".join(name.value.casefold().split()).strip(" .!?")
+            if not object_text or self._words(object_text) == said:
+                continue  # no verb: "the kitchen fan" is a name, not a command
+            item = result.entities.get("item")
+            domains = (result.intent_metadata or {}).get("agentic_domains") or INTENTS[
+                result.intent.name
+            ]
+            reading = Reading(
+                intent=result.intent.name,
+                domains=frozenset(domains),
+                name=object_text,
+                item=str(item.value).strip() if item is not None else None,
+                response=result.response,
+            )
+            key = (reading.intent, reading.domains, reading.name, reading.item)
+            readings.setdefault(key, reading)
+        return list(readings.values())
+
+    @property
+    def _language(self) -> str:
+        return str(self._intents.language)
+
+
+@cache
+def reader(language: str) -> Reader | None:
+    """The compiled sentences of a language (blocking: run it in the executor)."""
+    words = language_words(language)
+    if words is None:
+        return None
+    ha = words.ha
+    blocks: dict[str, list[dict[str, Any]]] = {}
+    for intent_name, intent in (ha.get("intents") or {}).items():
+        if intent_name not in INTENTS:
+            continue
+        for block in intent.get("data", []):
+            if (usable := _usable(block, intent_name)) is not None:
+                blocks.setdefault(intent_name, []).append(usable)
+    for block in words.sentences:
+        intent_name = str(block.get("intent"))
+        if intent_name not in INTENTS:
+            continue
+        blocks.setdefault(intent_name, []).append(
+            {
+                "sentences": list(block.get("sentences", [])),
+                "metadata": {"agentic_domains": list(block.get("domains", []))},
+            }
+        )
+    data = {
+        "language": words.language,
+        "intents": {name: {"data": data} for name, data in blocks.items()},
+        "expansion_rules": ha.get("expansion_rules", {}),
+        "skip_words": ha.get("skip_words", []),
+        "lists": dict(ha.get("lists") or {}),
+    }
+    for name in _ITEM_LISTS:
+        data["lists"].setdefault(name, {"wildcard": True})
+    try:
+        intents = Intents.from_dict(data)
+    except Exception:  # noqa: BLE001 - a language's data must not break a turn
+        _LOGGER.exception("Sentences for %s could not be read", words.language)
+        return None
+    # Areas and floors are HA's business (its recognizer failed on them): a rule
+    # that refers to one matches nothing here.
+    return Reader(
+        intents,
+        {
+            "name": WildcardSlotList("name"),
+            "area": TextSlotList("area", []),
+            "floor": TextSlotList("floor", []),
+        },
+        words.skip,
+    )
+
+
+def _usable(block: dict[str, Any], intent_name: str) -> dict[str, Any] | None:
+    """An HA sentence block that names a device, with the domains it fits."""
+    sentences = [str(s) for s in block.get("sentences", [])]
+    context = block.get("requires_context") or {}
+    if "area" in context or "floor" in context:
+        return None  # "here": the satellite's area, HA's own business
+    sentences = [
+        s
+        for s in sentences
+        if "{name}" in s and "{area}" not in s and "{floor}" not in s
+    ]
+    if not sentences:
+        return None
+    domains = context.get("domain") or (block.get("slots") or {}).get("domain")
+    if isinstance(domains, str):
+        domains = [domains]
+    return {
+        "sentences": sentences,
+        "response": block.get("response"),
+        "metadata": {
+            "agentic_domains": list(domains or INTENTS[intent_name]),
+        },
+    }

@@ -1,0 +1,168 @@
+"""Which exposed entities a reading means: one, one clear group, a few to ask about.
+
+Our entity search (tools/search.py) ranks the object's words against names, aliases,
+device words, areas and floors; an entity counts only when it answers every word (not
+by its entity id alone) and its domain fits the verb. Then:
+- exactly one fits: that one;
+- several, and exactly one in the satellite's area: that one, as HA prefers it;
+- several of one domain in one area or on one floor, named in the plural ("the
+  upstairs lights"): the group;
+- two or three: the user is asked which;
+- otherwise, or when readings disagree: nothing (the model's, or HA's "Sorry").
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..tools.entities import EntityInfo
+from ..tools.search import profile_of, scored
+from ..tools.search_words import device_kinds, same_word, stem, words
+from .reading import Reading
+from .words import LanguageWords
+
+MAX_CHOICES = 3
+# Domains whose device words fit all of their entities alike (a TV and a speaker are
+# both "media players"): named by their own names only.
+NAME_ONLY = frozenset({"media_player"})
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What to run or ask: an intent on entities, or a question between them."""
+
+    intent: str
+    entities: tuple[EntityInfo, ...]
+    response: str | None
+    item: str | None = None
+    group: bool = False  # all of them, by their area or floor
+    ask: bool = False  # which one of them?
+
+
+def object_words(text: str, language: LanguageWords) -> str:
+    """The object's words without those that name nothing (articles, "my")."""
+    return " ".join(w for w in words(text) if w not in language.skip)
+
+
+def covering(
+    entities: Sequence[EntityInfo],
+    text: str,
+    language: LanguageWords,
+    domains: frozenset[str] | None = None,
+    *,
+    by_place: bool = False,
+) -> list[EntityInfo]:
+    """The entities that answer every word of the text, of these domains.
+
+    One of the words must name the entity itself (its name, an alias, or a device
+    word of its domain): a place alone ("turn on the kitchen") names no device. A
+    media player is named by its own name only: "TV", "speaker" and "music" are
+    device words of every media player.
+    If exactly one of them is called just what the text says, it is that one.
+    `by_place`: a place alone will do (an answer to "which one?").
+    """
+    query = object_words(text, language)
+    count, ranked = scored(entities, query, language.language, by_id=False)
+    if not count:
+        return []
+    found = [
+        entity
+        for covered, _score, entity in ranked
+        if covered == count
+        and (domains is None or entity.domain in domains)
+        and (by_place or _names_it(entity, query, language.language))
+    ]
+    exact = [e for e in found if query in (n.casefold() for n in (e.name, *e.aliases))]
+    return exact if len(exact) == 1 else found
+
+
+def _names_it(entity: EntityInfo, query: str, language: str) -> bool:
+    """Whether a word of the query is the entity's name word or its device word.
+
+    For a media player, each of its device words must be in its name as well.
+    """
+    words_of = profile_of(entity)
+    # A word of its place in its name ("Kitchen ceiling") names the place.
+    name_stems = words_of.name_stems - words_of.area_stems - words_of.floor_stems
+    named = False
+    for word in words(query):
+        word_stem = stem(word)
+        in_name = same_word(word_stem, name_stems)
+        kind = any(
+            domain == entity.domain for domain, _ in device_kinds(word_stem, language)
+        )
+        if kind and not in_name and entity.domain in NAME_ONLY:
+            return False
+        named = named or in_name or kind
+    return named
+
+
+def resolve(
+    readings: Sequence[Reading],
+    entities: Sequence[EntityInfo],
+    language: LanguageWords,
+    satellite_area: str | None,
+) -> Resolved | None:
+    """The one thing the readings mean in this home, or None."""
+    fits: dict[tuple[str, str | None], list[tuple[Reading, list[EntityInfo]]]] = {}
+    for reading in readings:
+        if reading.item is not None and not reading.item.strip():
+            continue
+        if matches := covering(entities, reading.name, language, reading.domains):
+            fits.setdefault((reading.intent, reading.item), []).append(
+                (reading, matches)
+            )
+    if len(fits) != 1:
+        return None  # nothing fits, or readings of different intents: not sure
+    # Readings of one intent that take more or fewer of the words ("the shopping
+    # list", "the shopping"): the narrowest, when each narrows the next.
+    (found,) = fits.values()
+    found.sort(key=lambda pair: len(pair[1]))
+    for (_, narrow), (_, wide) in zip(found, found[1:], strict=False):
+        if not {e.entity_id for e in narrow} <= {e.entity_id for e in wide}:
+            return None
+    reading, matches = found[0]
+    resolved = Resolved(reading.intent, (), reading.response, reading.item)
+    if len(matches) == 1:
+        return _with(resolved, matches)
+    here = [e for e in matches if satellite_area and e.area_id == satellite_area]
+    if len(here) == 1:
+        return _with(resolved, here)
+    if reading.item is None and _group(matches) and _plural(reading.name, language):
+        return Resolved(reading.intent, tuple(matches), reading.response, group=True)
+    if len(matches) <= MAX_CHOICES:
+        return Resolved(
+            reading.intent,
+            tuple(matches),
+            reading.response,
+            reading.item,
+            ask=True,
+        )
+    return None
+
+
+def _with(resolved: Resolved, entities: list[EntityInfo]) -> Resolved:
+    return Resolved(resolved.intent, tuple(entities), resolved.response, resolved.item)
+
+
+def _group(entities: Sequence[EntityInfo]) -> bool:
+    """All of one domain, and all in one area or all on one floor."""
+    if len({e.domain for e in entities}) != 1:
+        return False
+    areas = {e.area_id for e in entities}
+    floors = {e.floor for e in entities}
+    return (len(areas) == 1 and None not in areas) or (
+        len(floors) == 1 and None not in floors
+    )
+
+
+def _plural(text: str, language: LanguageWords) -> bool:
+    """Whether the object names its device in the plural ("lights", "Lampen")."""
+    for word in words(text):
+        word_stem = stem(word)
+        if (
+            word != word_stem
+            and device_kinds(word_stem, language.language)
+            and any(word.endswith(end) for end in language.plural_endings)
+        ):
+            return True
+    return False

@@ -1,0 +1,263 @@
+"""Our understanding after Home Assistant's: run HA's own intent on what we resolved.
+
+When HA's recognizer fails on a command, the sentence is read with our language data
+(reading.py), its object resolved with our entity search (resolve.py), and HA's own
+intent run for it through the default agent (the caller's `execute`: the same risk
+guard, chat-log entries, exposure check and words as any recognised command). Before
+it runs, HA's own matching of the slots we give it must find exactly the entities we
+resolved: a wrong device is worse than a "Sorry".
+
+With two or three candidates the user is asked which; the answer, next turn, is read
+against those candidates only (`async_answer_choice`).
+"""
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+import time
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr, entity_registry as er, intent
+from homeassistant.util.hass_dict import HassKey
+
+from ..const import DOMAIN, LOGGER
+from ..replies import async_phrase
+from ..tools.entities import ASSISTANT, EntityInfo, exposed_entities
+from ..tools.search_words import async_load
+from .reading import Reading, reader
+from .resolve import Resolved, covering, resolve
+from .words import LanguageWords, language_words
+
+# How long a "which one?" waits for its answer.
+CHOICE_SECONDS = 300.0
+# HassTurnOn and HassTurnOff take the domain as a slot; other intents have their own.
+_DOMAIN_SLOT = frozenset({"HassTurnOn", "HassTurnOff"})
+
+type Execute = Callable[
+    [str, dict[str, Any], dict[str, Any], Sequence[str]],
+    Awaitable[intent.IntentResponse],
+]
+"""Runs an intent with its slots, speech slots and response keys (the first found)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Understood:
+    """What our understanding did: HA's response to the intent run, or a question."""
+
+    response: intent.IntentResponse | None = None
+    question: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """A question asked: the intent waits for which of these entities."""
+
+    resolved: Resolved
+    language: str
+    until: float
+
+
+_CHOICES: HassKey[dict[str, _Choice]] = HassKey(f"{DOMAIN}_understanding_choices")
+
+
+async def async_words(hass: HomeAssistant, language: str) -> LanguageWords | None:
+    """A language's words and compiled sentences, read off the event loop once."""
+    if language in _WARM:
+        return language_words(language)  # read before: cached, no file touched
+    words = await hass.async_add_executor_job(language_words, language)
+    if words is not None:
+        await hass.async_add_executor_job(_warm, language)
+        await async_load(hass, language)
+    _WARM.add(language)
+    return words
+
+
+_WARM: set[str] = set()
+
+
+def _warm(language: str) -> None:
+    """Compile a language's sentences; hassil builds its matchers on the first read."""
+    if (sentences := reader(language)) is not None:
+        sentences.read("turn on the light")
+
+
+async def async_understand(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    execute: Execute,
+) -> Understood | None:
+    """HA's intent for what our reading of the words found, or None: not sure."""
+    language = user_input.language or hass.config.language
+    words = await async_words(hass, language)
+    sentences = reader(language) if words is not None else None
+    if words is None or sentences is None:
+        return None
+    readings: Sequence[Reading] = sentences.read(user_input.text)
+    if not readings:
+        return None
+    resolved = resolve(
+        readings,
+        exposed_entities(hass),
+        words,
+        _satellite_area(hass, user_input),
+    )
+    if resolved is None:
+        return None
+    if resolved.ask:
+        question = await _async_question(hass, language, resolved.entities)
+        hass.data.setdefault(_CHOICES, {})[chat_log.conversation_id] = _Choice(
+            resolved, language, time.monotonic() + CHOICE_SECONDS
+        )
+        LOGGER.info(
+            "Asked which one for %s: %s",
+            resolved.intent,
+            ", ".join(e.entity_id for e in resolved.entities),
+        )
+        return Understood(question=question)
+    return await _async_run(hass, resolved, execute)
+
+
+async def async_answer_choice(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    execute: Execute,
+) -> Understood | None:
+    """The intent asked about last turn, on the one the answer names; else None.
+
+    The question is answered or forgotten now, whatever the words.
+    """
+    choice = hass.data.get(_CHOICES, {}).pop(chat_log.conversation_id, None)
+    if choice is None or choice.until < time.monotonic():
+        return None
+    words = await async_words(hass, choice.language)
+    if words is None:
+        return None
+    current = {e.entity_id: e for e in exposed_entities(hass)}
+    still = [
+        current[e.entity_id] for e in choice.resolved.entities if e.entity_id in current
+    ]
+    named = covering(still, user_input.text, words, by_place=True)
+    if len(named) != 1:
+        return None
+    resolved = choice.resolved
+    return await _async_run(
+        hass,
+        Resolved(resolved.intent, (named[0],), resolved.response, resolved.item),
+        execute,
+    )
+
+
+async def _async_run(
+    hass: HomeAssistant, resolved: Resolved, execute: Execute
+) -> Understood | None:
+    """HA's intent with slots HA's own matching resolves to exactly our entities."""
+    slots = _slots(hass, resolved)
+    if slots is None:
+        LOGGER.info(
+            "Not running %s: its slots would not name exactly %s",
+            resolved.intent,
+            [e.entity_id for e in resolved.entities],
+        )
+        return None
+    speech_slots = {
+        name: value.get("text") or value["value"] for name, value in slots.items()
+    }
+    # HA's words for the sentence read, else for the device's kind ("Closing" for a
+    # valve), else its default.
+    domain = resolved.entities[0].domain
+    keys = [resolved.response or domain, domain, "default"]
+    if resolved.group:
+        # "Turned on the lights", as HA says for its own area and floor sentences.
+        place = "floor" if "floor" in slots else "area"
+        kind = {"light": "lights", "fan": "fans"}.get(domain)
+        keys.insert(0, f"{kind}_{place}")
+    response = await execute(resolved.intent, slots, speech_slots, keys)
+    return Understood(response=response)
+
+
+def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
+    """The slots that name the entities to HA, checked with HA's own matching."""
+    wanted = {e.entity_id for e in resolved.entities}
+    first = resolved.entities[0]
+    extra: dict[str, Any] = {}
+    if resolved.intent in _DOMAIN_SLOT:
+        extra["domain"] = {"value": [first.domain]}
+    if resolved.item is not None:
+        extra["item"] = {"value": resolved.item, "text": resolved.item}
+    options: list[dict[str, Any]] = []
+    if resolved.group:
+        if first.area_id and all(e.area_id == first.area_id for e in resolved.entities):
+            options.append({"area": {"value": first.area_id, "text": first.area}})
+        if first.floor and all(e.floor == first.floor for e in resolved.entities):
+            options.append({"floor": {"value": first.floor, "text": first.floor}})
+    else:
+        name = {"name": {"value": first.name, "text": first.name}}
+        options.append(name)
+        if first.area_id:
+            options.append(
+                name | {"area": {"value": first.area_id, "text": first.area}}
+            )
+    for option in options:
+        if _matches(hass, option | extra, resolved.entities[0].domain) == wanted:
+            return option | extra
+    return None
+
+
+def _matches(hass: HomeAssistant, slots: dict[str, Any], domain: str) -> set[str]:
+    """The entity ids HA's intent matching finds for these slots."""
+    result = intent.async_match_targets(
+        hass,
+        intent.MatchTargetsConstraints(
+            name=slots.get("name", {}).get("value"),
+            area_name=slots.get("area", {}).get("value"),
+            floor_name=slots.get("floor", {}).get("value"),
+            domains={domain},
+            assistant=ASSISTANT,
+        ),
+    )
+    return {state.entity_id for state in result.states} if result.is_match else set()
+
+
+def _satellite_area(
+    hass: HomeAssistant, user_input: conversation.ConversationInput
+) -> str | None:
+    """The area of the satellite (or device) the words came from."""
+    if user_input.satellite_id and (
+        entry := er.async_get(hass).async_get(user_input.satellite_id)
+    ):
+        if entry.area_id:
+            return entry.area_id
+        device_id: str | None = entry.device_id
+    else:
+        device_id = user_input.device_id
+    if device_id is None:
+        return None
+    device = dr.async_get(hass).async_get(device_id)
+    return dr.async_get_effective_area_id(hass, device) if device else None
+
+
+async def _async_question(
+    hass: HomeAssistant, language: str, entities: Sequence[EntityInfo]
+) -> str:
+    """The question, "Kitchen fan or Bedroom fan?": areas tell repeated names apart."""
+    names = [e.name for e in entities]
+    spoken = [
+        f"{e.area} {e.name}"
+        if names.count(e.name) > 1
+        and e.area
+        and e.area.casefold() not in e.name.casefold()
+        else e.name
+        for e in entities
+    ]
+    template = await async_phrase(hass, language, "which_one")
+    return template.replace("{rest}", ", ".join(spoken[:-1])).replace(
+        "{last}", spoken[-1]
+    )
+
+
+def async_forget_choices(hass: HomeAssistant) -> None:
+    """Drop every question waiting for its answer (tests, unload)."""
+    hass.data.pop(_CHOICES, None)

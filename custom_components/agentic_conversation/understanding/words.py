@@ -1,0 +1,103 @@
+"""A language's words for our understanding: HA's own sentences, and ours beside them.
+
+A language is data: `<language>.json` here holds the sentences Home Assistant's
+intents data lacks (in hassil's template syntax, with HA's expansion rules of that
+language), device words per domain, the names of HA's expansion rules that hold
+device words, the words an object phrase may carry that name nothing (articles,
+possessives; never a verb's particle such as "on", which tells a command from a
+name), and the endings that make a device word plural.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from hassil.expression import Sentence
+from hassil.parse_expression import parse_sentence
+from hassil.sample import sample_expression
+from home_assistant_intents import get_intents
+
+_LOGGER = logging.getLogger(__name__)
+_HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageWords:
+    """What one language's file says, with HA's data for the same language."""
+
+    language: str
+    sentences: list[dict[str, Any]]  # {"intent", "domains", "sentences"}
+    device_words: dict[str, frozenset[str]]  # domain -> words (lower case)
+    skip: frozenset[str]
+    plural_endings: tuple[str, ...]
+    ha: dict[str, Any]  # HA's intents data for the language (may be empty)
+
+
+def supported(language: str) -> bool:
+    """Whether we have words for this language (its base language)."""
+    return (_HERE / f"{_base(language)}.json").is_file()
+
+
+def _base(language: str) -> str:
+    return language.replace("_", "-").split("-", maxsplit=1)[0].lower()
+
+
+@cache
+def language_words(language: str) -> LanguageWords | None:
+    """A language's words (blocking: package data files); None if we have none."""
+    base = _base(language)
+    path = _HERE / f"{base}.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        ha = get_intents(base) or {}
+    except (OSError, ValueError) as err:
+        _LOGGER.debug("No Home Assistant intents for %s: %s", base, err)
+        ha = {}
+    skip = frozenset(str(w).casefold() for w in data.get("skip", []))
+    words: dict[str, set[str]] = {}
+    for domain, phrases in data.get("device_words", {}).items():
+        words.setdefault(domain, set()).update(str(p).casefold() for p in phrases)
+    rules = ha.get("expansion_rules", {})
+    for domain, names in data.get("device_rules", {}).items():
+        for name in names:
+            words.setdefault(domain, set()).update(_forms(rules, name, skip))
+    return LanguageWords(
+        language=base,
+        sentences=list(data.get("sentences", [])),
+        device_words={d: frozenset(w) for d, w in words.items()},
+        skip=skip,
+        plural_endings=tuple(data.get("plural_endings", ())),
+        ha=ha,
+    )
+
+
+def _forms(rules: dict[str, str], name: str, skip: frozenset[str]) -> set[str]:
+    """Every word an HA expansion rule accepts, without articles (device words)."""
+    if name not in rules:
+        return set()
+    try:
+        parsed: Sentence = parse_sentence(rules[name], keep_text=True)
+        expanded = {
+            key: parse_sentence(value, keep_text=True) for key, value in rules.items()
+        }
+        samples = set(sample_expression(parsed.expression, expansion_rules=expanded))
+    except (KeyError, ValueError, TypeError) as err:
+        _LOGGER.debug("Expansion rule %s not read: %s", name, err)
+        return set()
+    found: set[str] = set()
+    for sample in samples:
+        kept = [w for w in sample.casefold().split() if w not in skip and len(w) > 2]
+        if kept:
+            found.add(" ".join(kept))
+    return found
+
+
+def device_words(language: str) -> dict[str, frozenset[str]]:
+    """A language's device words by domain (empty when we have no file for it)."""
+    words = language_words(language)
+    return words.device_words if words else {}
