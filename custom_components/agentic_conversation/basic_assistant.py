@@ -3,10 +3,11 @@
 The full recognition of HA's default agent — sentence triggers, fuzzy matching, the
 gazetteer's names and compound commands ("turn on X and then turn off Y"), the
 satellite's area, the user's language — runs offline, so "turn on the porch light"
-still turns it on. Each intent it recognises passes our risk filter first: a risky one
-(unlocking, opening the garage…) is never run this way: the local-first stage holds
-and asks it, and with no LLM answering the user hears that it needs the AI service.
-A command its recognizer does not place is read by our own understanding
+still turns it on. Each intent it recognises, and each sentence trigger (judged by
+what its automation does, sentence_triggers.py), passes our risk filter first: a
+risky one (unlocking, opening the garage…) is never run this way: the local-first
+stage holds and asks it, and with no LLM answering the user hears that it needs the
+AI service. A command its recognizer does not place is read by our own understanding
 (understanding/), which runs HA's intent the same way, behind the same guard.
 """
 
@@ -24,7 +25,9 @@ from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
 from .replies import async_phrase
+from .safety.effects import Effect
 from .safety.risk import intent_effects, risk_of
+from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .understanding.stage import Execute, async_answer_choice, async_understand
 from .verify.note import note_intent
 from .verify.watch import EffectWatch
@@ -58,7 +61,12 @@ class LocalOutcome:
     intents: list[str] = field(default_factory=list)  # every one recognised, in order
     risky: list[str] = field(default_factory=list)  # those held back
     held: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    """Each intent held back, with its slot values: what a "yes" would run."""
+    """Each intent held back, with its slot values: what a "yes" would run.
+
+    A held sentence trigger is (`TRIGGER_TOOL`, {"sentence": …}).
+    """
+    trigger_effects: list[Effect] = field(default_factory=list)
+    """What a held sentence trigger would set off (its automations)."""
     ours: bool = False
     """Our understanding placed the command, not HA's recognizer."""
 
@@ -76,6 +84,8 @@ class LocalOutcome:
 type IntentGuard = Callable[
     [str, dict[str, Any]], Awaitable[intent.IntentResponse | None]
 ]
+# Whether a recognised sentence trigger (HA's `SentenceTriggerResult`) may run now.
+type TriggerGuard = Callable[[Any], bool]
 
 # The guard of the turn asking; HA's own turns (no guard) run as they always do.
 _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
@@ -107,6 +117,18 @@ async def async_run_local_route(
     recognised: list[str] = []
     held: list[tuple[str, dict[str, Any]]] = []
     left: list[str] = []
+    held_effects: list[Effect] = []
+
+    def trigger_guard(trigger: Any) -> bool:
+        # An automation's sentence ("open sesame") is as risky as what it sets off.
+        recognised.append(TRIGGER_TOOL)
+        effects = trigger_effects(hass, trigger, user_input)
+        if not any(risk_of(hass, effect, asked_before) for effect in effects):
+            return True
+        LOGGER.info("Not letting the basic assistant run the sentence trigger")
+        held.append((TRIGGER_TOOL, {"sentence": user_input.text}))
+        held_effects.extend(effects)
+        return False
 
     async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
         recognised.append(name)
@@ -138,7 +160,9 @@ async def async_run_local_route(
         response = (
             ours.response
             if ours is not None
-            else await async_default_agent_response(hass, user_input, chat_log)
+            else await async_default_agent_response(
+                hass, user_input, chat_log, trigger_guard
+            )
         )
         if ours is None and not held and not left and _not_placed(response):
             # HA did not place it: our reading and entity search, HA's intent.
@@ -154,7 +178,9 @@ async def async_run_local_route(
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
         refusal = await async_phrase(hass, language, NEEDS_MODEL)
-        return LocalOutcome(LocalStatus.RISKY, refusal, recognised, _names(held), held)
+        return LocalOutcome(
+            LocalStatus.RISKY, refusal, recognised, _names(held), held, held_effects
+        )
     if left:
         return LocalOutcome(LocalStatus.FOR_THE_MODEL, None, recognised)
     if ours is not None and ours.question is not None:
@@ -231,12 +257,16 @@ async def async_default_agent_response(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
+    trigger_guard: TriggerGuard | None = None,
 ) -> intent.IntentResponse | None:
     """The default agent's own handling of a message, minus its final chat-log entry.
 
+    A sentence trigger runs only when `trigger_guard` lets it (None: held back).
+
     PRIVATE API: HA offers only strict matching publicly (`async_handle_intents`); its
     fuzzy matching, gazetteer fallback and multi-intent handling live in private
-    methods of `DefaultAgent`. Every use of them is here, mirroring
+    methods of `DefaultAgent`. Every use of them is here (and running a confirmed
+    sentence trigger, sentence_triggers.py), mirroring
     `DefaultAgent._async_handle_message` (2026.10/2026.11);
     tests/test_local_route_private_api.py fails loudly if they change.
     """
@@ -247,6 +277,8 @@ async def async_default_agent_response(
     if (
         trigger := await agent.async_recognize_sentence_trigger(user_input)
     ) is not None:
+        if trigger_guard is not None and not trigger_guard(trigger):
+            return None
         said: str = await agent._handle_trigger_result(trigger, user_input, chat_log)  # noqa: SLF001
         response = intent.IntentResponse(
             language=user_input.language or hass.config.language

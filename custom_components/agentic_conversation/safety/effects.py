@@ -132,7 +132,15 @@ def runnable_effects(hass: HomeAssistant, effect: Effect) -> list[Effect]:
             )
         )
     if effect.domain == "automation":
-        return list(_actions(hass, _automation_actions(entity), {}))
+        # A sentence trigger's run hands its actions `trigger` (sentence, slots).
+        variables = effect.data.get("variables")
+        return list(
+            _actions(
+                hass,
+                _automation_actions(entity),
+                variables if isinstance(variables, Mapping) else {},
+            )
+        )
     if effect.domain == "scene":
         return _scene_effects(entity)
     if effect.domain in BUTTONS:

@@ -124,9 +124,17 @@ def _by_its_name(hass: HomeAssistant, handler: intent.IntentHandler) -> list[Eff
     said = f"{handler.intent_type} {getattr(handler, 'description', None) or ''}"
     if not OPENER_WORDS.search(said):
         return []
+    return exposed_openers(hass)
+
+
+def exposed_openers(hass: HomeAssistant) -> list[Effect]:
+    """Anything done to each exposed lock, door-like cover, valve or alarm panel.
+
+    In entity id order: the question names them the same way every time.
+    """
     return [
         Effect(state.entity_id, state.domain, UNKNOWN_SERVICE, {})
-        for state in hass.states.async_all()
+        for state in sorted(hass.states.async_all(), key=lambda s: s.entity_id)
         if (
             state.domain in _RISKY_DOMAINS
             or (

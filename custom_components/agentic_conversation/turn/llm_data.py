@@ -17,6 +17,7 @@ from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_fac
 from ..provider_factory import describer_provider
 from ..replies import Fallback, Problem, async_render
 from ..safety.confirmation import ConfirmationGate
+from ..sentence_triggers import TRIGGER_TOOL, SentenceTriggerTool
 from ..tasks.attachments import async_model_sees_images
 from ..tool_options import AgenticLLMContext, ToolOptions
 from ..tools.camera import any_camera_exposed
@@ -75,6 +76,12 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
         problem = Problem.LLM_API_UNAUTHORIZED
         speech = await async_render(turn.hass, user_input.language, Fallback(problem))
         return Ending(speech, problem=problem)
+    if chat_log.llm_api is not None and any(
+        action.tool_name == TRIGGER_TOOL
+        for action in (held.approved if held is not None else ())
+    ):
+        # A held sentence trigger the user said yes to: its tool, for this turn only.
+        chat_log.llm_api.tools.append(SentenceTriggerTool())
     return None
 
 

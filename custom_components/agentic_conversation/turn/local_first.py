@@ -43,6 +43,7 @@ from ..languages import understood
 from ..replies import async_render_not_asked
 from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
+from ..sentence_triggers import TRIGGER_TOOL
 from ..tool_dispatch import intent_types
 from ..tool_options import gate_of
 from ..words.effects import async_verified_speech
@@ -161,6 +162,13 @@ def _held_actions(
         return []
     actions: list[HeldAction] = []
     for intent_type, slots in outcome.held:
+        if intent_type == TRIGGER_TOOL:
+            # An automation's sentence: a "yes" runs it with SentenceTriggerTool.
+            call_id = ulid_now()
+            if gate.review(call_id, TRIGGER_TOOL, slots, outcome.trigger_effects):
+                return []
+            actions.append(gate.held.pop(call_id))
+            continue
         tool = tools.get(offered.get(intent_type, ""))
         if tool is None:
             return []
