@@ -132,3 +132,76 @@ def test_a_streamed_reply_within_its_budget_is_spoken_whole() -> None:
 
     assert before == (SENTENCE * 3).strip()  # "Do" waits for its sentence's end
     assert before + cleaner.feed(tail) + cleaner.flush() == text
+
+
+# Every family's reasoning markup (agent/reasoning_text.py), with the answer after it.
+FAMILIES = [
+    "<think>\nThe user wants the porch.\n</think>\n\n",
+    "<thinking>The user wants the porch.</thinking>",
+    "<reasoning>The user wants the porch.</reasoning>\n",
+    "[THINK]The user wants the porch.[/THINK]",
+    "<seed:think>The user wants the porch.</seed:think>",
+    "<|START_THINKING|>The user wants the porch.<|END_THINKING|>",
+    "◁think▷The user wants the porch.◁/think▷",
+    "<|begin_of_thought|>The user wants the porch.<|end_of_thought|>\n",
+    "<|channel|>analysis<|message|>The user wants the porch.<|end|>",
+    "The user wants the porch.</think>\n",  # the template opened the block
+    "The user wants the porch.[/THINK]",
+]
+ANSWER = "The porch light is on."
+
+
+@pytest.mark.parametrize("reasoning", FAMILIES)
+def test_every_familys_reasoning_is_not_spoken(reasoning: str) -> None:
+    """Whole or streamed in pieces of three, only the answer after it is heard."""
+    raw = reasoning + ANSWER
+    assert clean_for_speech(raw) == ANSWER
+    assert _stream([raw]) == ANSWER
+    if not reasoning.startswith("The user"):  # a block opened in the stream
+        assert _stream([raw[i : i + 3] for i in range(0, len(raw), 3)]) == ANSWER
+        unclosed = "It is on. " + reasoning[: reasoning.index("porch")]
+        assert clean_for_speech(unclosed) == "It is on."
+        assert _stream(list(unclosed)) == "It is on."
+
+
+_SPLIT = "Sure. [THINK]porch, [maybe] kitchen[/THINK] The porch light is on."
+
+
+@pytest.mark.parametrize("first", range(1, len(_SPLIT)))
+def test_a_reasoning_block_split_at_any_point_is_not_spoken(first: int) -> None:
+    """Two deltas, cut anywhere (inside a tag too): the same words are heard."""
+    assert _stream([_SPLIT[:first], _SPLIT[first:]]) == "Sure. The porch light is on."
+
+
+@pytest.mark.parametrize("first", range(1, len("</think>") + 1))
+def test_a_closing_tag_first_drops_what_came_before_it(first: int) -> None:
+    """The block was opened in the prompt: its end, even cut, is not spoken."""
+    raw = "\n</think>\n\nThe porch light is on."
+    cut = raw.index("</think>") + first
+    assert _stream([raw[:cut], raw[cut:]]) == "The porch light is on."
+    # in one delta, what came before the closing tag is dropped with it
+    assert _stream(["wants the porch</think>", "\nThe porch light is on."]) == (
+        "The porch light is on."
+    )
+
+
+def test_ordinary_text_is_released_at_once() -> None:
+    """Text that cannot begin a tag is not held back for one."""
+    cleaner = SpeechStreamCleaner()
+    # the last three characters may be half a markdown token; `[` may begin `[THINK]`
+    assert cleaner.feed("The porch light is on. It is 5 [") == (
+        "The porch light is on. It is"
+    )
+    assert cleaner.feed("approx.] degrees.\n") == " 5 [approx.] degrees."
+    assert cleaner.flush() == ""
+
+
+def test_strange_and_huge_text_is_cleaned_without_raising() -> None:
+    """Lone surrogates and 10 MB, whole and streamed, in time linear in the text."""
+    huge = "\ud800<think>" + "[THINK]◁" * 1_300_000 + "</think>OK \udfff"
+    assert clean_for_speech(huge) == "\ud800OK \udfff"
+    cleaner = SpeechStreamCleaner()
+    streamed = "".join(
+        cleaner.feed(huge[i : i + 4096]) for i in range(0, len(huge), 4096)
+    )
+    assert streamed + cleaner.flush() == "\ud800OK \udfff"

@@ -1,7 +1,8 @@
 """Make model text fit for a voice: no reasoning blocks, markdown or emoji.
 
-Models answer in chat style (markdown lists, bold, code, emoji) and some reasoning models
-prefix `<think>…</think>`; small ones answer with data (JSON, YAML, a code block), which
+Models answer in chat style (markdown lists, bold, code, emoji) and reasoning models
+prefix their thoughts (`<think>…</think>`, `[THINK]…[/THINK]`…: every family's markup
+`agent/reasoning_text.py` knows); small ones answer with data (JSON, YAML, a code block), which
 is held back from its first characters (`data_text.py`) and never spoken. A TTS engine
 reads such text literally, so the agent cleans it
 before it reaches the chat log, which the Assist pipeline streams to TTS. A reply far
@@ -12,11 +13,9 @@ sentence end: a satellite must not read 10 MB aloud.
 import re
 
 from .agent import CHARS_PER_TOKEN
+from .agent.reasoning_text import ReasoningFilter, without_reasoning
 from .const import LOGGER
 from .data_text import DataGate, split_data
-
-_THINK_OPEN = "<think>"
-_THINK_CLOSE = "</think>"
 
 _CODE_FENCE = re.compile(r"```[^\n]*\n?")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -52,16 +51,12 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 
 
 def strip_reasoning(text: str) -> str:
-    """Remove `<think>…</think>` blocks, and an unterminated one at the end."""
-    while (start := text.find(_THINK_OPEN)) != -1:
-        end = text.find(_THINK_CLOSE, start)
-        if end == -1:
-            return text[:start]
-        text = text[:start] + text[end + len(_THINK_CLOSE) :]
-    # A stray closing tag: the opening one was cut off or never sent.
-    if (end := text.find(_THINK_CLOSE)) != -1:
-        text = text[end + len(_THINK_CLOSE) :]
-    return text
+    """Remove every family's reasoning blocks, and an unterminated one at the end.
+
+    A closing tag without its opening one (the template opened the block in the
+    prompt): all before it was reasoning.
+    """
+    return without_reasoning(text)
 
 
 def clean_markup(text: str) -> str:
@@ -120,8 +115,9 @@ def _cut(
 class SpeechStreamCleaner:
     """Cleans streamed text delta by delta, holding back what may still change.
 
-    A `<think>` block or a markdown token can be split across deltas, so text is
-    released line by line (or once it cannot hold a tag), never a half tag. Data is
+    A reasoning tag or a markdown token can be split across deltas: reasoning is
+    dropped as it comes (`ReasoningFilter`, which keeps back only what may begin a
+    tag) and markdown's last few characters wait for the next delta, never a half tag. Data is
     held from its first characters on (`DataGate`): only the prose around it is
     spoken, and `data` tells whether there was any. With a budget, near its end only
     whole sentences are released, and past it nothing.
@@ -134,7 +130,7 @@ class SpeechStreamCleaner:
         self._unsaid = ""  # the unfinished sentence near the end of the budget
         self._cut = False
         self._pending = ""
-        self._in_reasoning = False
+        self._reasoning = ReasoningFilter()
         self._released_any = False
         self._at_line_start = True
         # Trailing whitespace is held back until more words follow, so the spoken
@@ -149,40 +145,16 @@ class SpeechStreamCleaner:
 
     def feed(self, delta: str) -> str:
         """Take a delta; return the cleaned text that is safe to speak now."""
-        self._pending += delta
-        out: list[str] = []
-        while self._pending:
-            if self._in_reasoning:
-                end = self._pending.find(_THINK_CLOSE)
-                if end == -1:
-                    # keep only what could be the start of the closing tag
-                    self._pending = self._pending[-(len(_THINK_CLOSE) - 1) :]
-                    break
-                self._pending = self._pending[end + len(_THINK_CLOSE) :]
-                self._in_reasoning = False
-                continue
-            start = self._pending.find(_THINK_OPEN)
-            if start != -1:
-                out.append(self._pending[:start])
-                self._pending = self._pending[start + len(_THINK_OPEN) :]
-                self._in_reasoning = True
-                continue
-            # release up to the last newline; keep a tail that may open a tag or token
-            cut = self._pending.rfind("\n") + 1
-            tail_start = self._pending.rfind("<")
-            if tail_start >= cut and _THINK_OPEN.startswith(self._pending[tail_start:]):
-                cut = max(cut, tail_start)
-            else:
-                cut = max(cut, len(self._pending) - 3)  # markdown tokens are ≤ 3 chars
-            out.append(self._pending[:cut])
-            self._pending = self._pending[cut:]
-            break
-        spoken = self._gate.feed("".join(out))
+        pending = self._pending + self._reasoning.feed(delta)
+        # release up to the last newline; keep a tail that may be half a token
+        cut = max(pending.rfind("\n") + 1, len(pending) - 3)  # tokens are ≤ 3 chars
+        self._pending = pending[cut:]
+        spoken = self._gate.feed(pending[:cut])
         return self._within_budget(self._release(spoken), final=False)
 
     def flush(self) -> str:
         """Return what is left at the end of the stream."""
-        text = "" if self._in_reasoning else self._pending
+        text = self._pending + self._reasoning.flush()
         self._pending = ""
         text = self._gate.feed(text) + self._gate.flush()
         released = self._within_budget(self._release(text), final=True)
@@ -229,6 +201,8 @@ class SpeechStreamCleaner:
         if not words:
             self._held_space += text
             return ""
-        released = self._held_space + words
-        self._held_space = text[len(words) :]
-        return released
+        released, self._held_space = self._held_space, text[len(words) :]
+        if released.endswith((" ", "\t")):
+            # the space before a removed block and the one after it are one space
+            words = words.lstrip(" \t")
+        return released + words

@@ -53,3 +53,59 @@ def without_reasoning(text: str) -> str:
     if close is None:
         kept.append(text[position:])
     return "".join(kept)
+
+
+_TAG_STARTS = frozenset(
+    tag[:size] for tag in TAGS | {"<|end|>"} for size in range(1, len(tag))
+)
+_LONGEST_TAG = max(map(len, TAGS | {"<|end|>"}))
+
+
+class ReasoningFilter:
+    """`without_reasoning` for streamed text: each piece's answer text, as it comes.
+
+    Only the few characters at a piece's end that may begin a tag wait for the next
+    one, so a tag cut anywhere is still found and ordinary text passes at once. A
+    closing tag without its opening one drops what had not passed yet (all of it when
+    it comes first: the block was opened in the prompt).
+    """
+
+    def __init__(self) -> None:
+        """Nothing seen yet."""
+        self._kept = ""  # the end of the last piece: may begin a tag
+        self._close: str | None = None  # inside a block: the tag ending it
+
+    def feed(self, delta: str) -> str:
+        """Take a piece of streamed text; return its answer text that can pass now."""
+        text, self._kept = self._kept + delta, ""
+        passed: list[str] = []
+        position = 0
+        for match in _TAG.finditer(text):
+            tag = match.group()
+            if self._close is None:
+                if tag in PAIRS:
+                    passed.append(text[position : match.start()])
+                    self._close, position = PAIRS[tag], match.end()
+                elif tag in STRAY_CLOSES:
+                    passed.clear()
+                    position = match.end()
+            elif tag == self._close:
+                self._close, position = None, match.end()
+        keep = _tag_start_at_end(text, position)
+        if self._close is None:
+            passed.append(text[position : len(text) - keep])
+        self._kept = text[len(text) - keep :]
+        return "".join(passed)
+
+    def flush(self) -> str:
+        """At the end: the answer text still kept back (an open block is dropped)."""
+        kept, self._kept = self._kept, ""
+        return "" if self._close is not None else kept
+
+
+def _tag_start_at_end(text: str, position: int) -> int:
+    """How many characters at the end of `text` (from `position`) may begin a tag."""
+    for size in range(min(len(text) - position, _LONGEST_TAG - 1), 0, -1):
+        if text[-size:] in _TAG_STARTS:
+            return size
+    return 0
