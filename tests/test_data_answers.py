@@ -87,9 +87,10 @@ STORIES = {
     "echoed_error_envelope": Story(
         _echo_envelope,
         {
-            "en": "I couldn't do that.",
-            "de": "Das hat nicht geklappt.",
-            "fr": "Je n'ai pas pu le faire.",
+            # A made-up tool's call is a failed attempt: said as the turn's failure.
+            "en": "I couldn't do that: there is no such action.",
+            "de": "Das konnte ich nicht tun: Diese Aktion gibt es nicht.",
+            "fr": "Je n'ai pas pu le faire : cette action n'existe pas.",
         },
         "off",
     ),
@@ -233,7 +234,9 @@ async def test_a_slip_after_a_done_action_tells_both(
 
     heard = await _converse_with(ha_core, fake_llm, agent, replies)
 
-    assert heard == "I turned on Porch light. I couldn't do the rest."
+    assert heard == (
+        "I turned on Porch light. But I couldn't do that: there is no such action."
+    )
     assert state_of(ha_core, PORCH) == "on"
 
 

@@ -429,8 +429,9 @@ async def test_a_yaml_echo_streamed_in_pieces_never_reaches_the_speaker(
         ha_core, pipeline, await hass_client(), "add milk", on_event=on_event
     )
 
-    assert recorder.said == ["I couldn't do that."]
-    assert output["response"]["speech"]["plain"]["speech"] == "I couldn't do that."
+    unknown = "I couldn't do that: there is no such action."
+    assert recorder.said == [unknown]
+    assert output["response"]["speech"]["plain"]["speech"] == unknown
     assert not [mark for mark in DATA_MARKS if mark in _streamed_words(progress)]
 
 

@@ -85,8 +85,12 @@ async def async_check_agent(
     # Requests are fitted to the server's context where it tells it.
     found = replace(found, context_tokens=await provider.async_context_size())
     entry.runtime_data.capabilities[subentry.subentry_id] = found
-    if found.tools and (route := entry.runtime_data.routes.get(subentry.subentry_id)):
-        route.note_calls(from_text=found.calls_as_text)
+    if found.calls_as_text and (
+        route := entry.runtime_data.routes.get(subentry.subentry_id)
+    ):
+        # Only ever set: a turn that ran meanwhile saw the model's real calls, and a
+        # check finishing after it must not undo what that turn found.
+        route.note_calls(from_text=True)
     LOGGER.info(
         "Endpoint check for agent %s (%s): tools %s, streaming %s, context %s (%s)",
         subentry.title,

@@ -74,6 +74,17 @@ class HeldText:
         self._kept, self._held = "", []
         return held
 
+    def words_left(self) -> str:
+        """When the stream breaks: what was kept back only as a tag's possible start.
+
+        Plain words to be said before the failure is; never a held call, reasoning
+        or an answer's undecided start.
+        """
+        if self._holding or self._closing is not None or self._at_start:
+            return ""
+        kept, self._kept = self._kept, ""
+        return kept
+
     def _hold(self, text: str) -> None:
         self._holding = True
         self._held = [text]

@@ -318,7 +318,10 @@ class OpenAICompatibleProvider:
                 except SDK_ERRORS as err:
                     error = self._classify(err)
                     if started and type(error) is LLMConnectionError:
-                        # Reached, then lost mid-answer: not "unreachable".
+                        # Reached, then lost mid-answer: not "unreachable". The
+                        # words said so far are said whole before the failure.
+                        if held is not None and (rest := held.words_left()):
+                            await _call(on_delta, rest)
                         broken, cause = stream_broken(err)
                         raise self._scrubbed(broken) from cause
                     raise error from err
