@@ -367,26 +367,32 @@ async def test_unencodable_text_is_answered_and_kept_across_a_restart(
 
     first = await _ask(hass, "hello \ud800 world")
 
-    assert _speech(first) == "Hi \ufffd there."
+    # A call of a tool that does not exist is a failed attempt: said as such, not
+    # the model's words after it.
+    unknown = "I couldn't do that: there is no such action."
+    assert _speech(first) == unknown
     assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
     await _flush(hass, freezer)
     stored = _stored(hass_storage)[str(first.conversation_id)]["messages"]
     assert [m["content"] for m in stored if m["role"] == "user"] == [
         "hello \ufffd world"
     ]
-    assert stored[-1] == {"role": "assistant", "content": "Hi \ufffd there."}
+    assert stored[-1] == {"role": "assistant", "content": unknown}
     call = stored[1]["tool_calls"][0]["function"]
     assert json.loads(call["arguments"]) == {"name": "Kü\ufffdche"}
 
     # A restart: the file is read back and the conversation continues.
     assert await hass.config_entries.async_unload(entry.entry_id)
     assert await hass.config_entries.async_setup(entry.entry_id)
-    fake_llm.script([Reply.text("Still here.")])
+    fake_llm.script([Reply.text("Still \ud800 here.")])
     second = await _ask(hass, "and now?", first.conversation_id)
 
-    assert _speech(second) == "Still here."
+    assert _speech(second) == "Still \ufffd here."
     assert _sent_texts(fake_llm)[0] == "hello \ufffd world"
-    assert _sent_texts(fake_llm)[-2:] == ["Hi \ufffd there.", "and now?"]
+    assert _sent_texts(fake_llm)[-2:] == [unknown, "and now?"]
+    await _flush(hass, freezer)
+    stored = _stored(hass_storage)[str(first.conversation_id)]["messages"]
+    assert stored[-1] == {"role": "assistant", "content": "Still \ufffd here."}
 
 
 async def test_six_turns_at_once_are_all_kept(

@@ -422,7 +422,8 @@ async def test_a_script_that_only_locks_runs_at_once(
 
     spoken, _ = await _run(hass, fake_llm, tool, arguments)
 
-    assert spoken == "Okay."
+    # A script's own state shows nothing of what it did: sent, never "done".
+    assert spoken == "I sent the command to Lock up."
     assert _state(hass, LOCK) == "locked"
 
 
@@ -626,7 +627,8 @@ async def test_the_local_route_still_runs_a_script_that_only_locks(
     await hass.async_block_till_done()
 
     assert _speech(result) == (
-        "The AI service isn't available, so I used the basic assistant: Started"
+        "The AI service isn't available, so I used the basic assistant: "
+        "I sent the command to Lock up."
     )
     assert _state(hass, LOCK) == "locked"
 
