@@ -184,7 +184,9 @@ async def test_an_entity_call_that_is_not_plain_goes_back_as_unknown(
 
     speech = await say(hass, agent, "turn on the heater")
 
-    assert speech == "I could not do that."
+    # A call of a tool that does not exist is a failed attempt, whatever the model
+    # says after it.
+    assert speech == "I couldn't do that: there is no such action."
     assert state_of(hass, LIGHT) == STATE_OFF
     assert state_of(hass, "switch.hidden_heater") == STATE_OFF
     (result,) = _tool_results(fake_llm)
