@@ -12,6 +12,7 @@ import platform
 import shutil
 import sys
 import tempfile
+import time
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -22,9 +23,10 @@ from pytest_homeassistant_custom_component.common import (  # noqa: E402
 )
 
 from homeassistant import loader  # noqa: E402
+from homeassistant.components import conversation  # noqa: E402
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity  # noqa: E402
 from homeassistant.config_entries import ConfigSubentryData  # noqa: E402
-from homeassistant.core import HomeAssistant  # noqa: E402
+from homeassistant.core import Context, HomeAssistant  # noqa: E402
 from homeassistant.setup import async_setup_component  # noqa: E402
 
 from custom_components.agentic_conversation.const import (  # noqa: E402
@@ -106,3 +108,14 @@ def expose_sensors(hass: HomeAssistant, start: int, stop: int) -> None:
             {"friendly_name": f"Room {i} temperature", "unit_of_measurement": "°C"},
         )
         async_expose_entity(hass, "conversation", entity_id, True)
+
+
+async def timed_turn(hass: HomeAssistant, agent: str, text: str) -> float:
+    """Seconds one English turn takes, from the words to the result with speech."""
+    started = time.perf_counter()
+    result = await conversation.async_converse(
+        hass, text, None, Context(), language="en", agent_id=agent
+    )
+    elapsed = time.perf_counter() - started
+    assert result.response.speech["plain"]["speech"], result
+    return elapsed

@@ -33,7 +33,7 @@ from homeassistant.const import CONF_LLM_HASS_API  # noqa: E402
 from homeassistant.core import Context, HomeAssistant  # noqa: E402
 from homeassistant.helpers import llm  # noqa: E402
 
-from bench.harness import add_agent, home_with_server, machine  # noqa: E402
+from bench.harness import add_agent, home_with_server, machine, timed_turn  # noqa: E402
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST  # noqa: E402
 from tests.acceptance.home import async_build_home, async_run_local  # noqa: E402
 from tests.acceptance.test_table import TABLE  # noqa: E402
@@ -50,16 +50,6 @@ class SlowModel(FakeLLM):
     async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
         await asyncio.sleep(MODEL_SECONDS)
         return await super()._chat_completions(request)
-
-
-async def _turn(hass: HomeAssistant, agent: str, text: str) -> float:
-    started = time.perf_counter()
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    elapsed = time.perf_counter() - started
-    assert result.response.speech["plain"]["speech"], result
-    return elapsed
 
 
 def _ms(times: list[float]) -> float:
@@ -95,9 +85,11 @@ async def _measure(
     for i in range(turns):
         verb = "on" if i % 2 == 0 else "off"
         text = f"turn {verb} the kitchen ceiling"
-        timed["ha"].append(await _turn(hass, conversation.HOME_ASSISTANT_AGENT, text))
+        timed["ha"].append(
+            await timed_turn(hass, conversation.HOME_ASSISTANT_AGENT, text)
+        )
         before = len(server.requests)
-        timed["local_first"].append(await _turn(hass, local, text))
+        timed["local_first"].append(await timed_turn(hass, local, text))
         assert len(server.requests) == before, "local first asked the model"
         if i < model_turns:
             tool = turn_on if verb == "on" else turn_off
@@ -107,7 +99,7 @@ async def _measure(
                     Reply.text("Done."),
                 ]
             )
-            timed["model"].append(await _turn(hass, model, text))
+            timed["model"].append(await timed_turn(hass, model, text))
             assert server.unused == 0
     figures["plain command, median ms"] = {
         name: _ms(times) for name, times in timed.items()

@@ -29,10 +29,10 @@ from pytest_homeassistant_custom_component.common import mock_storage  # noqa: E
 
 from homeassistant.components import conversation  # noqa: E402
 from homeassistant.const import CONF_LLM_HASS_API  # noqa: E402
-from homeassistant.core import Context, HomeAssistant  # noqa: E402
+from homeassistant.core import HomeAssistant  # noqa: E402
 from homeassistant.helpers import llm  # noqa: E402
 
-from bench.harness import add_agent, home_with_server, machine  # noqa: E402
+from bench.harness import add_agent, home_with_server, machine, timed_turn  # noqa: E402
 from custom_components.agentic_conversation.const import (  # noqa: E402
     CONF_LOCAL_FIRST,
     CONF_VERIFY_TIMEOUT,
@@ -59,16 +59,6 @@ def _unverified() -> Any:
         patch.object(EffectWatch, "async_wait", _nothing),
     ):
         yield
-
-
-async def _turn(hass: HomeAssistant, agent: str, text: str) -> float:
-    started = time.perf_counter()
-    result = await conversation.async_converse(
-        hass, text, None, Context(), language="en", agent_id=agent
-    )
-    elapsed = time.perf_counter() - started
-    assert result.response.speech["plain"]["speech"], result
-    return elapsed
 
 
 def _ms(times: list[float]) -> float:
@@ -109,11 +99,13 @@ async def _measure(hass: HomeAssistant, server: FakeLLM, turns: int) -> dict[str
                         ]
                     )
                 if verified:
-                    timed[route].append(await _turn(hass, agent, text))
+                    timed[route].append(await timed_turn(hass, agent, text))
                     waited.append(_last_wait())
                 else:
                     with _unverified():
-                        timed[route + suffix].append(await _turn(hass, agent, text))
+                        timed[route + suffix].append(
+                            await timed_turn(hass, agent, text)
+                        )
                 assert hass.states.get("light.kitchen_ceiling").state == verb  # type: ignore[union-attr]
     figures: dict[str, Any] = {
         "plain command, median ms": {k: _ms(v) for k, v in timed.items()},
