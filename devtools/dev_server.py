@@ -24,7 +24,7 @@ from typing import Any
 import aiohttp
 
 from .ha_api import HomeAssistantClient, HomeAssistantError, Login
-from .llama import MODEL_VARIABLE, model_alias, start_llama_server
+from .llama import MODEL_VARIABLE, built_in_max_tokens, model_alias, start_llama_server
 from .setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
@@ -97,7 +97,9 @@ async def _remove_cloud_integrations(client: HomeAssistantClient) -> None:
         await async_remove_cloud_integrations(client)
 
 
-async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any]:
+async def _configure(
+    client: HomeAssistantClient, llm_url: str, *, built_in: bool
+) -> dict[str, Any]:
     token = None
     if not await client.onboarded():
         _say("first start: onboarding with a dev user")
@@ -125,6 +127,7 @@ async def _configure(client: HomeAssistantClient, llm_url: str) -> dict[str, Any
         llm_url,
         os.environ.get("OPENAI_API_KEY") or None,
         os.environ.get("AGENTIC_MODEL") or None,
+        built_in_max_tokens() if built_in else None,
     )
     # The agent keeps a new agent's defaults, the built-in model too: Compact home
     # control (its request does not grow with the demo's entities) and local first
@@ -202,7 +205,7 @@ async def main() -> int:
                 await _wait_for_http(f"{llm_url}/models", session, 120)
             client = HomeAssistantClient(HA_URL, session)
             await client.wait_until_up()
-            done = await _configure(client, llm_url)
+            done = await _configure(client, llm_url, built_in=built_in)
             # In the background: removing met.no waits for its (offline, failing) setup.
             cleanup = asyncio.create_task(_remove_cloud_integrations(client))
             model_note = _built_in_note() if built_in else llm_url

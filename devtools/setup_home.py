@@ -40,8 +40,12 @@ async def async_configure_agent(
     base_url: str,
     api_key: str | None = None,
     model: str | None = None,
+    max_tokens: int | None = None,
 ) -> dict[str, Any]:
-    """Create (or re-create) our connection pointed at `base_url`; returns the entry."""
+    """Create (or re-create) our connection pointed at `base_url`; returns the entry.
+
+    `model`, `max_tokens`: set on its agent (the rest keeps a new agent's defaults).
+    """
     for entry in await client.rest("GET", "/api/config/config_entries/entry"):
         if entry["domain"] != DOMAIN:
             continue
@@ -61,8 +65,13 @@ async def async_configure_agent(
             raise RuntimeError(f"could not add the connection: {result}")
     entries = await client.rest("GET", "/api/config/config_entries/entry")
     entry = next(e for e in entries if e["domain"] == DOMAIN)
+    changes: dict[str, Any] = {}
     if model:
-        await async_set_agent_options(client, entry["entry_id"], model=model)
+        changes["model"] = model
+    if max_tokens:
+        changes["max_tokens"] = max_tokens
+    if changes:
+        await async_set_agent_options(client, entry["entry_id"], **changes)
     return dict(entry)
 
 

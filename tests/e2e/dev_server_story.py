@@ -23,7 +23,7 @@ from typing import Any
 import aiohttp
 
 from devtools.ha_api import HomeAssistantClient, Login
-from devtools.llama import start_llama_server
+from devtools.llama import built_in_max_tokens, start_llama_server
 from devtools.setup_home import (
     async_configure_agent,
     async_expose_demo_entities,
@@ -46,8 +46,8 @@ async def _story(client: HomeAssistantClient, base_url: str) -> dict[str, Any]:
     """Set the agent up like scripts/develop, then ask each sentence in turn."""
     await client.onboard(LOGIN)
     await client.wait_until_running()
-    # As scripts/develop does: a new agent's defaults.
-    await async_configure_agent(client, base_url)
+    # As scripts/develop does: a new agent's defaults, SmolLM2's answer length aside.
+    await async_configure_agent(client, base_url, max_tokens=built_in_max_tokens())
     await async_expose_demo_entities(client)
     agent = await async_use_agent_in_pipeline(client)
     replies: list[dict[str, Any]] = []
