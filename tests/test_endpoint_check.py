@@ -136,6 +136,9 @@ async def test_a_model_writing_its_calls_as_text_is_told_apart(
     for written in (
         '<tool_call>\n{"name": "agentic_probe", "arguments": {}}\n</tool_call>',
         '```json\n{"name": "agentic_probe", "arguments": {}}\n```',
+        # Qwen2.5-Coder-1.5B on llama-server, word for word: doubled braces, then
+        # empty fences until the probe's token limit.
+        '{{"name": "agentic_probe", "arguments": {}}}\n```\n```\n```\n```\n```\n```',
     ):
         fake_llm.probe_tool_reply = Reply.text(written)
         entry = _entry(hass, fake_llm, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]})

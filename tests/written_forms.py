@@ -56,6 +56,10 @@ FAMILY_CALLS = {
     # The slips of small models (Qwen2.5-Coder-1.5B on llama-server).
     "doubled braces": '{{"name": "@TOOL@", "arguments": @ARGS@}}',
     "doubled braces inside": '{{"name": "@TOOL@", "arguments": {{"name": "Porch light"}}}}',
+    "doubled braces, empty fences after": '{{"name": "@TOOL@", "arguments": @ARGS@}}'
+    "\n```\n```\n```\n```\n```",
+    "fenced, empty fences after": '```json\n{"name": "@TOOL@", "arguments": @ARGS@}\n```'
+    "\n```\n```\n```",
     "tools wrapper": '<tools>\n{"name": "@TOOL@", "arguments": @ARGS@}\n</tools>',
 }
 

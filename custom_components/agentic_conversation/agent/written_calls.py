@@ -30,6 +30,9 @@ PYTHONIC_START = re.compile(r"\[?\s*[A-Za-z_][\w.]{0,127}\(")
 # An answer that is bare JSON starts so (`[` then `{`: a list of calls).
 JSON_START = re.compile(r"\{|\[\s*\{")
 _FENCE = re.compile(r"```[A-Za-z_]*[ \t]*")
+# Empty fences a small model repeats after its call until its token limit ("```" on
+# each line, Qwen2.5-Coder-1.5B): they say nothing. Matched on the reversed text.
+_TRAILING_FENCES = re.compile(r"(?:\s*```)+\s*")
 # Tokens a server may leave around an answer: end of turn, start of the response.
 _EDGE_TOKENS = (
     "<|im_start|>assistant",  # ChatML
@@ -134,10 +137,16 @@ def _envelopes(text: str, position: int, depth: int) -> list[Any] | None:
 
 def _bare(text: str) -> list[Any] | None:
     """The calls of an answer that is nothing but them (bare or fenced)."""
-    bodies = _fenced(text) if text.startswith("```") else [text]
+    if text.startswith("```"):
+        bodies = _fenced(text)
+    else:
+        tail = _TRAILING_FENCES.match(text[::-1])
+        bodies = [text[: len(text) - tail.end()] if tail else text]
     raws: list[Any] = []
     for body in bodies or []:
         body = edge_trimmed(body)
+        if not body and len(bodies or []) > 1:
+            continue  # an empty fenced block among the calls' blocks
         if PYTHONIC_START.match(body):
             read = pythonic(body)
         elif JSON_START.match(body):
