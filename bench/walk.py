@@ -10,8 +10,7 @@ stack. A start whose caller module is another module is a *crossing*:
 - **climbs back**: distinct crossings (caller module → module) into a module already
   visited through another one (the same crossing again is no new climb);
 - **words entered from**: the distinct modules crossing into what the user hears
-  (`words/`, `replies.py`, `done_actions.py`, `failed_actions.py`, `speech.py`,
-  `wait_phrase.py`).
+  (`words/`).
 
 docs/architecture.md ("The walk of a turn") states the definition and the figures.
 
@@ -44,14 +43,7 @@ from tests.across_releases import offered_name  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply  # noqa: E402
 
 PACKAGE = Path(our_conversation.__file__).resolve().parent
-WORDS = (
-    "words/",
-    "replies.py",
-    "done_actions.py",
-    "failed_actions.py",
-    "speech.py",
-    "wait_phrase.py",
-)
+WORDS = ("words/",)
 APIS = [llm.LLM_API_ASSIST]
 _TOOL = sys.monitoring.PROFILER_ID
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from custom_components.agentic_conversation.data_text import DataGate, split_data
-from custom_components.agentic_conversation.speech import (
+from custom_components.agentic_conversation.words.data_text import DataGate, split_data
+from custom_components.agentic_conversation.words.speech import (
     SpeechStreamCleaner,
     clean_for_speech,
 )

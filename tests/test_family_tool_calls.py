@@ -17,7 +17,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.const import STATE_OFF, STATE_ON
 from homeassistant.core import HomeAssistant
 
-from custom_components.agentic_conversation.speech import clean_for_speech
+from custom_components.agentic_conversation.words.speech import clean_for_speech
 from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import say, state_of

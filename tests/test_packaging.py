@@ -25,8 +25,8 @@ import pytest
 from homeassistant import loader
 
 from custom_components.agentic_conversation.const import DOMAIN
+from custom_components.agentic_conversation.ending import Problem
 from custom_components.agentic_conversation.languages import LANGUAGES as SPOKEN
-from custom_components.agentic_conversation.replies import Problem
 from devtools import translations
 
 REPO = Path(__file__).parent.parent

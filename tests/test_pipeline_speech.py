@@ -27,7 +27,7 @@ from custom_components.agentic_conversation.const import (
     CONF_MAX_TOKENS,
     CONF_WAIT_PHRASE_AFTER,
 )
-from custom_components.agentic_conversation.turn import model_route
+from custom_components.agentic_conversation.words import render
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply
@@ -270,7 +270,7 @@ async def test_a_bug_after_streamed_text_is_still_heard(
     def broken(text: str) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(model_route, "clean_for_speech", broken)
+    monkeypatch.setattr(render, "clean_for_speech", broken)
     fake_llm.script([Reply.text(preamble)])
 
     output, _ = await run_pipeline(ha_core, pipeline, await hass_client(), "lights?")

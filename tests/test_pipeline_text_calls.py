@@ -21,7 +21,7 @@ from homeassistant.const import STATE_OFF, STATE_ON
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.speech import clean_for_speech
+from custom_components.agentic_conversation.words.speech import clean_for_speech
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply

@@ -12,12 +12,12 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from custom_components.agentic_conversation.languages import LANGUAGES
-from custom_components.agentic_conversation.replies import (
+from custom_components.agentic_conversation.safety.confirmation import Ask
+from custom_components.agentic_conversation.safety.risk import RiskKind
+from custom_components.agentic_conversation.words.replies import (
     async_render_dropped,
     async_render_question,
 )
-from custom_components.agentic_conversation.safety.confirmation import Ask
-from custom_components.agentic_conversation.safety.risk import RiskKind
 
 NAMES = ("Entrée", "Hall", "Front door", "Garage")
 # What a native speaker hears as wrong, per language (lower case).

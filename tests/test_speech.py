@@ -2,7 +2,7 @@
 
 import pytest
 
-from custom_components.agentic_conversation.speech import (
+from custom_components.agentic_conversation.words.speech import (
     SpeechStreamCleaner,
     clean_for_speech,
     speech_budget,

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from custom_components.agentic_conversation.wait_phrase import say_while_waiting
+from custom_components.agentic_conversation.words.wait_phrase import say_while_waiting
 
 PHRASE: dict[str, Any] = {"content": "One moment."}
 CALLS: dict[str, Any] = {"tool_calls": ["a call"]}

@@ -24,13 +24,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
-from .replies import async_phrase
 from .safety.effects import Effect
 from .safety.risk import intent_effects, risk_of
 from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .understanding.stage import Execute, async_answer_choice, async_understand
 from .verify.note import note_intent
 from .verify.watch import EffectWatch
+from .words.replies import async_phrase
 
 NEEDS_MODEL = "local_needs_model"
 

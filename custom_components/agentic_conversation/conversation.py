@@ -12,13 +12,14 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from .agent import LLMProvider, safe_text
 from .agents import agent_device_info, agent_subentries
 from .const import CONF_VERIFY_TIMEOUT, DEFAULT_VERIFY_TIMEOUT
+from .ending import Problem
 from .kept.turns import ConversationTurns
 from .prompt_warmup import async_rewarm_later
 from .provider_factory import build_provider
-from .replies import Fallback, Problem, async_render
 from .runtime import AgenticConfigEntry
 from .safety.confirmation import async_drop_agent
-from .turn import TurnContext, async_handle_turn, error_result
+from .turn import TurnContext, async_handle_turn
+from .turn.reply import async_problem_result
 from .verify.watch import EffectWatch
 
 # The agent handles conversations concurrently; nothing is polled.
@@ -103,10 +104,9 @@ class AgenticConversationEntity(conversation.ConversationEntity):
             ):
                 return await super().async_process(user_input)
         except _BUSY_ERRORS:
-            speech = await async_render(
-                self.hass, user_input.language, Fallback(Problem.CONVERSATION_BUSY)
+            return await async_problem_result(
+                self.hass, user_input, Problem.CONVERSATION_BUSY
             )
-            return error_result(user_input, speech, user_input.conversation_id)
 
     async def _async_handle_message(
         self,

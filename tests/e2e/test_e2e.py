@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from custom_components.agentic_conversation.speech import clean_for_speech
+from custom_components.agentic_conversation.words.speech import clean_for_speech
 from tests.e2e import ensure_llama_or_skip, run_story
 
 # One worker runs the module: its story (a hass process) is a module fixture, run once.

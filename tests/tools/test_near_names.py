@@ -69,6 +69,13 @@ async def _call(
         ({"name": "lamp", "area": "office"}, "light.desk_lamp"),
         # The object id.
         ({"name": "kitchen_spots"}, "light.kitchen_spots"),
+        # A name one entity has, with a place or kind the model guessed wrong.
+        ({"name": "Desk lamp", "area": "Living room"}, "light.desk_lamp"),
+        (
+            {"name": "desk lamp", "domain": ["switch"], "device_class": ["water"]},
+            "light.desk_lamp",
+        ),
+        ({"name": "Desk lamp", "area": "", "floor": "Attic"}, "light.desk_lamp"),
     ],
 )
 async def test_a_nearly_right_name_acts_on_the_one_entity_it_fits(

@@ -5,7 +5,9 @@ intents match a name that is exactly an entity id to that entity (a friendly nam
 not match: an entity with aliases answers to them alone). An id in `name` is spelt as
 HA spells ids. An id that names no exposed entity is refused as unknown: a hidden
 entity reads exactly as one that does not exist. A name nearly right that fits exactly
-one exposed entity is read as its id (near_names.py). Keys the intent does not take
+one exposed entity is read as its id (near_names.py); an area, floor, domain or device
+class sent with a name only one exposed entity has is dropped (it can only make the
+match fail: a guessed "living room" for the kettle). Keys the intent does not take
 are dropped, and the model is told which (Home Assistant's own agent ignores them too).
 """
 
@@ -19,9 +21,10 @@ from ..agent import PreparedCall, ToolRefusedError
 from .argument_checks import FIND_IDS, is_exposed_entity
 from .closest import NAME_CHARS, async_closest_names
 from .entities import exposed_entities, resolve_entity_ref
-from .near_names import near_entity
+from .near_names import named_entity, near_entity
 
 _AREA, _FLOOR, _DOMAIN = "area", "floor", "domain"
+_NARROWING = (_AREA, _FLOOR, _DOMAIN, "device_class")
 
 
 async def async_intent_arguments(
@@ -37,6 +40,11 @@ async def async_intent_arguments(
     """
     arguments = dict(arguments)
     repairs: list[str] = []
+    if empty := [k for k in _NARROWING if k in arguments and arguments[k] in ("", [])]:
+        # "area": "" means no area; Home Assistant's intent fails on it.
+        for key in empty:
+            del arguments[key]
+        repairs.append(f"empty {', '.join(empty)} dropped")
     if (
         ATTR_NAME in takes
         and ATTR_ENTITY_ID not in takes
@@ -69,6 +77,14 @@ async def async_intent_arguments(
             for key in (_AREA, _FLOOR):
                 arguments.pop(key, None)
             repairs.append(f"name {name!r} read as {near!r}")
+        elif state is None and (
+            narrowed := [key for key in _NARROWING if arguments.get(key)]
+        ):
+            if named_entity(exposed_entities(hass), name[:NAME_CHARS]) is not None:
+                # The name alone is one entity: what was added can only miss it.
+                for key in narrowed:
+                    del arguments[key]
+                repairs.append(f"{', '.join(narrowed)} dropped: {name!r} is one entity")
     ignored = tuple(sorted(key for key in arguments if key not in takes))
     for key in ignored:
         del arguments[key]

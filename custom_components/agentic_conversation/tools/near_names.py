@@ -54,6 +54,15 @@ def near_entity(
     return fits[0] if len(fits) == 1 else None
 
 
+def named_entity(entities: Iterable[EntityInfo], name: str) -> EntityInfo | None:
+    """The one exposed entity with this name (or alias), if only one has it."""
+    sent = words(name)
+    if not sent:
+        return None
+    named = [e for e in entities if any(sent == words(n) for n in (e.name, *e.aliases))]
+    return named[0] if len(named) == 1 else None
+
+
 def _fits(entity: EntityInfo, sent: frozenset[str], *, part_of_name: bool) -> bool:
     place = frozenset().union(*(words(a) for a in (entity.area, *entity.area_aliases)))
     kind = {entity.domain, f"{entity.domain}s"}

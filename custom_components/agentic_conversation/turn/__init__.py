@@ -5,15 +5,17 @@ take held actions → tools and prompt → settle them, or what Home Assistant u
 conversation.
 
 Every route (the model and its fallback, HA's own agent, a held action's settlement, a
-failure) returns its words as an `Ending`; the reply stage alone writes them into the
-chat log and builds the result, so no route can leave a satellite silent or the
-dashboard without a conversation id.
+failure) returns what happened as an `Ending` (ending.py: done, failed and why, asked),
+never words; the reply stage alone puts it into words (words/), writes them into the
+chat log and builds the result, so no route can leave a satellite silent, the
+dashboard without a conversation id, or the user told more than the house shows.
 """
 
 from homeassistant.components import conversation
 
 from ..agent import Message
 from ..const import CONF_CONFIRM_PIN, CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT
+from ..ending import Ending
 from ..verify.outcome import summary
 from .budget_route import async_budget_route, budget_used_up
 from .context import TurnContext
@@ -21,10 +23,10 @@ from .keep import find_history, keep_history
 from .llm_data import async_provide_llm_data
 from .local_first import async_handle_locally, local_first
 from .model_route import async_run_model
-from .reply import Ending, async_reply, error_result
+from .reply import async_reply
 from .settle import Held, async_settle, take_held
 
-__all__ = ["TurnContext", "async_handle_turn", "error_result"]
+__all__ = ["TurnContext", "async_handle_turn"]
 
 
 async def async_handle_turn(turn: TurnContext) -> conversation.ConversationResult:
@@ -79,7 +81,6 @@ async def _async_route(
         settled = await async_settle(
             turn.hass,
             held,
-            turn.user_input,
             turn.chat_log,
             agent_id=turn.agent_id,
             tool_timeout=float(

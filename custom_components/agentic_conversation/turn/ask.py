@@ -1,4 +1,4 @@
-"""Asking the user about held actions: kept for their yes, and the question in words.
+"""Asking the user about held actions: kept for their yes; the question, as data.
 
 The model route asks about what the model's calls held; the local-first step about an
 intent Home Assistant recognised as risky. Both ask the same way. The same actions
@@ -6,15 +6,11 @@ asked for again right after an answer that was neither yes nor no are asked once
 with how to answer; after a second such answer they are dropped, and the user is told.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 
 from ..const import LOGGER
-from ..done_actions import Action
-from ..replies import async_render_dropped, async_render_question
+from ..ending import Done, Dropped, Question
 from ..safety.confirmation import (
     MAX_UNCLEAR_ANSWERS,
     Asker,
@@ -25,25 +21,17 @@ from ..safety.confirmation import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
-    """What the user hears; `asked` unless the actions were dropped instead."""
-
-    spoken: str
-    asked: bool
-
-
-async def async_hold_and_ask(
+def hold_and_ask(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
     conversation_id: str,
     agent_id: str,
     actions: list[HeldAction],
     *,
-    done: Sequence[Action],
+    done: Done,
     pin: str | None,
-) -> Question:
-    """Keep the actions for the asker's next words; the question, after what was done."""
+) -> Question | Dropped:
+    """Keep the actions for the asker's next words: the question, after what was done."""
     asker = Asker.of(user_input)
     unclear = unclear_answers(hass, conversation_id, asker, actions)
     if unclear >= MAX_UNCLEAR_ANSWERS:
@@ -53,9 +41,7 @@ async def async_hold_and_ask(
             ", ".join(f"{a.tool_name} {a.entity_ids}" for a in actions),
             unclear,
         )
-        return Question(
-            await async_render_dropped(hass, user_input.language, done), asked=False
-        )
+        return Dropped(done)
     pending = async_hold(
         hass,
         conversation_id,
@@ -66,12 +52,9 @@ async def async_hold_and_ask(
         asker=asker,
         unclear=unclear,
     )
-    spoken = await async_render_question(
-        hass,
-        user_input.language,
-        asks(hass, actions),
+    return Question(
+        tuple(asks(hass, actions)),
         done,
         needs_pin=pending.needs_pin,
         how_to_answer=unclear > 0,
     )
-    return Question(spoken, asked=True)

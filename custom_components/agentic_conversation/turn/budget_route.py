@@ -4,10 +4,9 @@ What Home Assistant understands is still done (risky commands asked first), as l
 first does it; anything else ends on one sentence saying why the model is not asked.
 """
 
-from ..replies import Fallback, Problem, async_render
+from ..ending import Ending, Fallback, Problem
 from .context import TurnContext
 from .local_first import async_handle_locally
-from .reply import Ending
 
 
 def budget_used_up(turn: TurnContext) -> bool:
@@ -21,7 +20,4 @@ async def async_budget_route(turn: TurnContext) -> Ending:
     turn.chat_log.async_trace({"route": "local", "reason": "the budget is used up"})
     if (handled := await async_handle_locally(turn)) is not None:
         return handled
-    spoken = await async_render(
-        turn.hass, turn.user_input.language, Fallback(Problem.BUDGET_SPENT)
-    )
-    return Ending(spoken, problem=Problem.BUDGET_SPENT)
+    return Ending(Fallback(Problem.BUDGET_SPENT))

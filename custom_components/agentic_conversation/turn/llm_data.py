@@ -13,16 +13,15 @@ from ..const import (
     DEFAULT_TOOL_TIMEOUT,
     DOMAIN,
 )
+from ..ending import Ending, Fallback, Problem
 from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
 from ..provider_factory import describer_provider
-from ..replies import Fallback, Problem, async_render
 from ..safety.confirmation import ConfirmationGate
 from ..sentence_triggers import TRIGGER_TOOL, SentenceTriggerTool
 from ..tasks.attachments import async_model_sees_images
 from ..tool_options import AgenticLLMContext, ToolOptions
 from ..tools.camera import any_camera_exposed
 from .context import TurnContext
-from .reply import Ending
 from .settle import Held
 
 
@@ -73,9 +72,7 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
             raise
         # An admin-only LLM API (HA 2026.11+) and a user who is no admin: HA
         # reports it in English, without saying why.
-        problem = Problem.LLM_API_UNAUTHORIZED
-        speech = await async_render(turn.hass, user_input.language, Fallback(problem))
-        return Ending(speech, problem=problem)
+        return Ending(Fallback(Problem.LLM_API_UNAUTHORIZED))
     if chat_log.llm_api is not None and any(
         action.tool_name == TRIGGER_TOOL
         for action in (held.approved if held is not None else ())

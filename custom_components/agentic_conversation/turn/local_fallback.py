@@ -8,17 +8,15 @@ that answers but cannot act is the local-first stage's (local_first.py).
 from ..agent import Route
 from ..basic_assistant import LocalStatus, async_run_local_route
 from ..const import CONF_CONFIRM_ENTITIES, LOGGER
+from ..ending import Ending, HomeSaid, local_preface_key
 from ..redact import redact_url
-from ..replies import async_phrase, local_preface_key
-from ..words.effects import async_verified_speech
 from .context import TurnContext
-from .reply import Ending
 
 
 async def async_local_fallback(
     turn: TurnContext, error: Exception | None, failure: Ending
 ) -> Ending:
-    """No LLM answered: HA's own agent, else the failure already put into words."""
+    """No LLM answered: HA's own agent, else the failure."""
     outcome = await async_run_local_route(
         turn.hass,
         turn.user_input,
@@ -37,14 +35,13 @@ async def async_local_fallback(
     if said is None:
         return failure
     LOGGER.warning("No LLM answered (%r); Home Assistant's own agent did", error)
-    template = await async_phrase(
-        turn.hass, turn.user_input.language, local_preface_key(error)
-    )
-    said = await async_verified_speech(
-        turn.hass, turn.user_input.language, turn.effects, said
-    )
-    # "Kitchen fan or Bedroom fan?": the satellite listens for the answer.
+    # HA's words only when the house shows them true; "Kitchen fan or Bedroom fan?":
+    # the satellite listens for the answer.
     return Ending(
-        template.replace("{speech}", said),
+        HomeSaid(
+            said,
+            tuple(await turn.effects.async_wait()),
+            preface=local_preface_key(error),
+        ),
         asked=outcome.status is LocalStatus.ASKED,
     )

@@ -38,18 +38,16 @@ from ..basic_assistant import (
     async_run_local_route,
 )
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
-from ..done_actions import Action
+from ..ending import Done, Ending, HomeSaid, NotAsked, Question, Words
 from ..languages import understood
-from ..replies import async_render_not_asked
 from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..sentence_triggers import TRIGGER_TOOL
 from ..tool_dispatch import intent_types
 from ..tool_options import gate_of
-from ..words.effects import async_verified_speech
-from .ask import async_hold_and_ask
+from ..verify.done_actions import Action
+from .ask import hold_and_ask
 from .context import TurnContext
-from .reply import Ending
 
 HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
@@ -110,14 +108,12 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         if outcome.status is LocalStatus.DONE and outcome.speech:
             # HA's words only when the house shows them true.
             return Ending(
-                await async_verified_speech(
-                    turn.hass, turn.user_input.language, turn.effects, outcome.speech
-                )
+                HomeSaid(outcome.speech, tuple(await turn.effects.async_wait()))
             )
-        return Ending(outcome.speech or "")
+        return Ending(Words(outcome.speech or ""))
     if outcome.status is LocalStatus.ASKED and outcome.speech:
         _report(turn, WHICH)  # nothing ran: the answer comes next turn
-        return Ending(outcome.speech, asked=True)
+        return Ending(Words(outcome.speech), asked=True)
     if outcome.status is LocalStatus.RISKY and (
         actions := _held_actions(turn, api, outcome)
     ):
@@ -126,22 +122,19 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
             # No yes/no words to judge an answer by: nothing is held, as the model
             # route does with the same action.
             _report(turn, NOT_ASKED)
-            return Ending(
-                await async_render_not_asked(
-                    turn.hass, turn.user_input.language, _done(added)
-                )
-            )
-        question = await async_hold_and_ask(
+            return Ending(NotAsked(Done(actions=_done(added))))
+        question = hold_and_ask(
             turn.hass,
             turn.user_input,
             chat_log.conversation_id,
             turn.agent_id,
             actions,
-            done=_done(added),
+            done=Done(actions=_done(added)),
             pin=turn.options.get(CONF_CONFIRM_PIN) or None,
         )
-        _report(turn, ASKED if question.asked else DROPPED)
-        return Ending(question.spoken, asked=question.asked)
+        asked = isinstance(question, Question)
+        _report(turn, ASKED if asked else DROPPED)
+        return Ending(question, asked=asked)
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )
@@ -220,7 +213,7 @@ def _copy(
         chat_log.async_add_assistant_content_without_tools(content)
 
 
-def _done(added: Sequence[conversation.Content]) -> list[Action]:
+def _done(added: Sequence[conversation.Content]) -> tuple[Action, ...]:
     """What the intents before a risky one did, in Home Assistant's words."""
     done: list[Action] = []
     for content in added:
@@ -234,7 +227,7 @@ def _done(added: Sequence[conversation.Content]) -> list[Action]:
         )
         if isinstance(speech, str) and speech.strip():
             done.append(Action("speech", speech=speech.strip().rstrip(". ")))
-    return done
+    return tuple(done)
 
 
 def _report(turn: TurnContext, reason: str) -> None:

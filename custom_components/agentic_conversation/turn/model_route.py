@@ -7,7 +7,7 @@ route ends on words (an answer, our question, a fallback) for the reply stage.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -39,31 +39,31 @@ from ..const import (
     DEFAULT_WAIT_PHRASE_AFTER,
     LOGGER,
 )
-from ..data_words import async_data_words
-from ..done_actions import Action, actions_done
-from ..failed_actions import Failure, actions_failed, closing_question, is_failed_action
+from ..ending import (
+    Done,
+    Ending,
+    Fallback,
+    ModelAnswer,
+    NotAsked,
+    Outcome,
+    Problem,
+    Question,
+    Said,
+    problem_for_result,
+)
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
-from ..replies import (
-    Fallback,
-    Problem,
-    async_phrase,
-    async_render,
-    async_render_not_asked,
-    fallback_for,
-)
-from ..speech import SpeechStreamCleaner, clean_for_speech, speech_budget
 from ..tool_dispatch import intent_types, tool_specs
 from ..tool_options import gate_of
+from ..verify.done_actions import actions_done
+from ..verify.failed_actions import Failure, actions_failed, is_failed_action
 from ..verify.outcome import summary
 from ..verify.watch import EffectWatch
-from ..wait_phrase import say_while_waiting
-from ..words.effects import async_render_outcome, async_told_actions
-from .ask import async_hold_and_ask
+from .ask import hold_and_ask
 from .context import TurnContext
 from .local_fallback import async_local_fallback
 from .model_loop import build_loop
-from .reply import Delta, Ending, async_say
+from .reply import Delta, Voice, async_with_wait_phrase
 from .tool_log import read_only_tools, tool_result_delta
 
 
@@ -77,8 +77,8 @@ class _TurnRecord:
     agent_id: str
     pin: str | None
     result: LoopResult | None = None
-    fallback: Fallback | None = None
-    spoken: str = ""
+    said: Said | None = None
+    """What the turn ended with, for the reply stage to put into words."""
     asked: bool = False
     """The turn ended on our question about held actions."""
     intents: dict[str, str] = field(default_factory=dict)
@@ -87,8 +87,8 @@ class _TurnRecord:
     """Whether HA's own agent may answer when no LLM does."""
     try_local: bool = False
     """No LLM answered and nothing was done or said yet: ask HA's own agent."""
-    speech_budget: int | None = None
-    """The characters a reply may have: past them, it is cut (max_tokens ignored)."""
+    max_tokens: int = 0
+    """The reply's length: past it, the spoken words are cut."""
     route: RouteState | None = None
     """The agent's route state: the Route sensor counts repaired tool calls."""
     effects: EffectWatch | None = None
@@ -107,9 +107,7 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         subentry.data.get(CONF_CONFIRM_PIN) or None,
         intents=intent_types(chat_log.llm_api),
         local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK),
-        speech_budget=speech_budget(
-            int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS))
-        ),
+        max_tokens=int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
         route=turn.entry.runtime_data.routes.get(subentry.subentry_id),
         effects=turn.effects,
     )
@@ -127,8 +125,7 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         if wait := int(
             subentry.data.get(CONF_WAIT_PHRASE_AFTER, DEFAULT_WAIT_PHRASE_AFTER)
         ):
-            phrase = await async_phrase(hass, user_input.language, "wait_phrase")
-            deltas = say_while_waiting(deltas, wait, {"content": phrase})
+            deltas = async_with_wait_phrase(hass, user_input.language, deltas, wait)
         async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas):
             pass
     except Exception:  # noqa: BLE001 - whatever broke, the user must hear a reply
@@ -136,19 +133,12 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
             "Unexpected error in conversation %s; telling the user",
             chat_log.conversation_id,
         )
-        record.fallback = Fallback(Problem.UNEXPECTED)
-        record.spoken = await async_render(hass, user_input.language, record.fallback)
-        # Through the delta stream now: a pipeline that already speaks says it too.
-        await async_say(chat_log, agent_id, record.spoken)
+        record.said = Fallback(Problem.UNEXPECTED)
 
     error = record.result.error if record.result is not None else None
     if isinstance(error, LLMAuthError):
         turn.entry.async_start_reauth(hass)
-    ending = Ending(
-        record.spoken,
-        problem=record.fallback.problem if record.fallback is not None else None,
-        asked=record.asked,
-    )
+    ending = Ending(record.said or Fallback(Problem.UNEXPECTED), asked=record.asked)
     if record.try_local:
         return await async_local_fallback(turn, error, ending)
     if (state := turn.entry.runtime_data.routes.get(subentry.subentry_id)) is not None:
@@ -165,7 +155,7 @@ async def _deltas(
     Once an action has failed, the model's words wait: an answer after it may claim
     what did not happen, and the reply stage decides what is said (`_finish`).
     """
-    cleaner = SpeechStreamCleaner(record.speech_budget)
+    voice = Voice(record.max_tokens)
     streamed = ""
     read_only = read_only_tools(record.chat_log.llm_api)
     held: str | None = None  # the words waiting, once an action failed
@@ -179,21 +169,20 @@ async def _deltas(
             held = ""
         match event:
             case LLMCallStarted():
-                if (tail := cleaner.flush()) and held is None:
+                if (tail := voice.flush()) and held is None:
                     yield {"content": tail}
-                cleaner = SpeechStreamCleaner(record.speech_budget)
                 streamed = ""
                 held = None if held is None else ""
                 yield {"role": "assistant"}
             case TextDelta(text=text):
-                if (spoken := cleaner.feed(text)) and held is not None:
+                if (spoken := voice.feed(text)) and held is not None:
                     held += spoken
                 elif spoken:
                     streamed += spoken
                     yield {"content": spoken}
             case ToolCallsRequested(calls=calls):
                 # Words before more calls claim no result: they may be said.
-                tail = (held or "") + cleaner.flush()
+                tail = (held or "") + voice.flush()
                 held = None if held is None else ""
                 if tail:
                     streamed += tail
@@ -219,19 +208,18 @@ async def _deltas(
                     held = ""
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
-                if (tail := cleaner.flush()) and held is None:
+                if (tail := voice.flush()) and held is None:
                     streamed += tail
                     yield {"content": tail}
                 record.result = result
-                async for delta in _finish(result, streamed, record):
-                    yield delta
+                record.said = await _said(result, streamed, record, voice.budget)
 
 
-async def _finish(
-    result: LoopResult, streamed: str, record: _TurnRecord
-) -> AsyncIterator[Delta]:
-    """End the turn on words: the model's answer, our question, or a fallback."""
-    hass, language = record.hass, record.user_input.language
+async def _said(
+    result: LoopResult, streamed: str, record: _TurnRecord, budget: int | None
+) -> Said:
+    """What the turn ends with: the model's answer, our question, or a fallback."""
+    language = record.user_input.language
     read_only = read_only_tools(record.chat_log.llm_api)
     gate = (
         gate_of(record.chat_log.llm_api.llm_context)
@@ -247,41 +235,25 @@ async def _finish(
                 ", ".join(f"{a.tool_name} {a.entity_ids}" for a in actions),
                 language,
             )
-            record.spoken = await async_render_not_asked(
-                hass,
-                language,
-                await _told(result, record),
-            )
-            yield {"role": "assistant", "content": record.spoken}
-            return
-        question = await async_hold_and_ask(
-            hass,
+            return NotAsked(await _done(result, record))
+        question = hold_and_ask(
+            record.hass,
             record.user_input,
             record.chat_log.conversation_id,
             record.agent_id,
             actions,
-            done=await _told(result, record),
+            done=await _done(result, record),
             pin=record.pin,
         )
-        record.asked, record.spoken = question.asked, question.spoken
-        yield {"role": "assistant", "content": record.spoken}
-        return
-    # A streamed answer was cut (and logged) as it streamed.
-    answer = clean_for_speech(
-        result.text, None if streamed.strip() else record.speech_budget
-    )
+        record.asked = isinstance(question, Question)
+        return question
     answered = (
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
-        and not result.summarized
-        and bool(answer)
-    )
-    if (
-        result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized  # the cap's own reply tells what was not done
-        and (
-            (failures := _untold(actions_failed(result, read_only), record))
-            or not await _shown_done(record)
-        )
+    )
+    if answered and (
+        (failures := _untold(actions_failed(result, read_only), record))
+        or not await _shown_done(record)
     ):
         # The model may say "Done." after an error, or before the house shows it:
         # the user hears what the house shows.
@@ -290,55 +262,32 @@ async def _finish(
             " model's answer: %r",
             ", ".join(repr(f.unmatched) if f.unmatched else "error" for f in failures),
             summary(record.effects.effects) if record.effects else "",
-            answer[:200],
+            result.text[:200],
         )
-        record.spoken = await async_render_outcome(
-            hass,
-            language,
-            await _told(result, record),
-            failures,
-            closing_question(answer),
-        )
-        yield {"role": "assistant", "content": record.spoken}
-        return
-    # Issue 40: an answer that was only data (JSON, YAML, code), or words that
-    # only lead to it ("Here it is:"), is said in words after them.
-    if words := await async_data_words(
-        hass,
-        language,
-        result,
-        answer,
-        actions_done(result.tool_calls, read_only, record.intents),
-        read_only=read_only,
-    ):
-        record.spoken = words
-        yield {"role": "assistant", "content": words}
-        return
+        return Outcome(await _done(result, record), failures, result.text)
+    fallback = Fallback(problem_for_result(result), await _done(result, record))
     if answered:
-        if not streamed.strip():
-            # e.g. a content-filter refusal or a non-streamed text: put it in the log
-            yield {"role": "assistant", "content": answer}
-        record.spoken = streamed.strip() or answer
-        return
-    record.fallback = replace(
-        fallback_for(result, read_only, record.intents),
-        done=tuple(await _told(result, record)),
-    )
+        return ModelAnswer(
+            result,
+            streamed,
+            actions_done(result.tool_calls, read_only, record.intents),
+            fallback,
+            frozenset(read_only),
+            budget,
+        )
     LOGGER.warning(
         "Turn ended without an answer (%s%s); speaking a fallback",
         result.stop_reason,
         f": {result.error!r}" if result.error else "",
     )
-    record.spoken = await async_render(hass, language, record.fallback)
     if (
         record.local_fallback
         and result.stop_reason in (StopReason.LLM_ERROR, StopReason.DEADLINE)
         and not result.tool_calls  # never after a tool ran: nothing is done twice
         and not streamed.strip()
     ):
-        record.try_local = True  # said after the stream: HA's agent writes the log
-        return
-    yield {"role": "assistant", "content": record.spoken}
+        record.try_local = True  # HA's own agent may answer instead
+    return fallback
 
 
 def _untold(failures: tuple[Failure, ...], record: _TurnRecord) -> tuple[Failure, ...]:
@@ -356,17 +305,13 @@ async def _shown_done(record: _TurnRecord) -> bool:
     return record.effects.all_done
 
 
-async def _told(result: LoopResult, record: _TurnRecord) -> list[Action]:
-    """What the turn did, as the house shows it, for words before a problem."""
-    read_only = read_only_tools(record.chat_log.llm_api)
+async def _done(result: LoopResult, record: _TurnRecord) -> Done:
+    """What the turn did, as the house shows it (waited for, bounded)."""
+    read_only = frozenset(read_only_tools(record.chat_log.llm_api))
     if record.effects is None:
-        return list(actions_done(result.tool_calls, read_only, record.intents))
-    return await async_told_actions(
-        record.hass,
-        record.user_input.language,
-        await record.effects.async_wait(),
-        result.tool_calls,
-        read_only,
+        return Done(actions=actions_done(result.tool_calls, read_only, record.intents))
+    return Done(
+        tuple(await record.effects.async_wait()), tuple(result.tool_calls), read_only
     )
 
 

@@ -7,14 +7,19 @@ reply goes through here.
 """
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 
 from ..const import LOGGER
-from ..replies import Problem
+from ..ending import Ending, Fallback, Problem
+from ..words.render import async_words
+from ..words.replies import async_phrase
+from ..words.speech import SpeechStreamCleaner, speech_budget
+from ..words.wait_phrase import say_while_waiting
 
 type Delta = (
     conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
@@ -24,46 +29,95 @@ type Delta = (
 _NOT_HANDLED = (Problem.ITERATION_CAP, Problem.EMPTY_ANSWER)
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """What a route said, and whether it is a problem or a question."""
-
-    spoken: str
-    problem: Problem | None = None
-    asked: bool = False
-    """A question about held actions: a satellite listens for the answer."""
-
-
 async def async_reply(
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     agent_id: str,
     ending: Ending,
 ) -> conversation.ConversationResult:
-    """Make sure the chat log ends on the route's words; the result carries the id."""
-    if not ending.spoken and not _ends_on_words(chat_log):
+    """The ending in words, at the end of the chat log; the result carries the id."""
+    try:
+        spoken = await async_words(chat_log.hass, user_input.language, ending.said)
+    except Exception:  # noqa: BLE001 - whatever broke, the user must hear a reply
+        LOGGER.exception(
+            "Putting conversation %s's ending into words failed; telling the user",
+            chat_log.conversation_id,
+        )
+        spoken = await async_words(
+            chat_log.hass, user_input.language, Fallback(Problem.UNEXPECTED)
+        )
+    if spoken.streamed:
+        pass  # the model's own words, streamed into the chat log as they came
+    elif spoken.text:
+        if not _ends_on(chat_log, spoken.text):
+            # Said after the stream: TTS hears only what goes through the stream.
+            await async_say(chat_log, agent_id, spoken.text)
+    elif not _ends_on_words(chat_log):
         # Nothing to say ("never mind"): the turn ends silently, as HA's agent ends it.
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id, content="")
         )
-    elif not _ends_on_words(chat_log):
-        # Said outside the stream (HA's own agent, a failure): TTS hears it only here.
-        await async_say(chat_log, agent_id, ending.spoken)
-    if ending.problem is not None:
+    if spoken.problem is not None:
         return error_result(
             user_input,
-            ending.spoken,
+            spoken.text,
             chat_log.conversation_id,
             code=intent.IntentResponseErrorCode.FAILED_TO_HANDLE
-            if ending.problem in _NOT_HANDLED
+            if spoken.problem in _NOT_HANDLED
             else intent.IntentResponseErrorCode.UNKNOWN,
         )
     try:
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
     except HomeAssistantError:  # pragma: no cover - the chat log ends on words
         LOGGER.exception("Chat log ended without an answer")
-        return error_result(user_input, ending.spoken, chat_log.conversation_id)
+        return error_result(user_input, spoken.text, chat_log.conversation_id)
     return replace(result, continue_conversation=True) if ending.asked else result
+
+
+async def async_problem_result(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    problem: Problem,
+) -> conversation.ConversationResult:
+    """A turn that could not start (the conversation is busy): the problem in words."""
+    spoken = await async_words(hass, user_input.language, Fallback(problem))
+    return error_result(user_input, spoken.text, user_input.conversation_id)
+
+
+class Voice:
+    """The model's streamed text as it will be heard: cleaned, within the budget."""
+
+    def __init__(self, max_tokens: int) -> None:
+        """A voice for a reply of at most `max_tokens` tokens."""
+        self.budget = speech_budget(max_tokens)
+        self._cleaner = SpeechStreamCleaner(self.budget)
+
+    def feed(self, text: str) -> str:
+        """What of the text so far may be spoken now."""
+        return self._cleaner.feed(text)
+
+    def flush(self) -> str:
+        """The rest, at the end of one model call; the next starts anew."""
+        tail = self._cleaner.flush()
+        self._cleaner = SpeechStreamCleaner(self.budget)
+        return tail
+
+
+async def async_with_wait_phrase(
+    hass: HomeAssistant,
+    language: str,
+    deltas: AsyncIterator[Delta],
+    after: float,
+) -> AsyncIterator[Delta]:
+    """The deltas, with "One moment." put in when tools run longer than `after` s."""
+    phrase: Delta = {"content": await async_phrase(hass, language, "wait_phrase")}
+    async for delta in say_while_waiting(deltas, after, phrase):
+        yield delta
+
+
+def _ends_on(chat_log: conversation.ChatLog, text: str) -> bool:
+    last = chat_log.content[-1]
+    return isinstance(last, conversation.AssistantContent) and last.content == text
 
 
 def _ends_on_words(chat_log: conversation.ChatLog) -> bool:

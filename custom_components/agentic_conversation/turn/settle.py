@@ -17,14 +17,12 @@ from homeassistant.util.ulid import ulid_now
 
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
-from ..done_actions import Action, actions_done
-from ..failed_actions import Failure, unmatched_name
-from ..replies import async_phrase, async_render_done
+from ..ending import Done, Ending, HeldFailed, Outcome, Phrase, Said
 from ..safety.answers import Answer, HeldWords, classify, pin_matches, spoken_digits
 from ..safety.confirmation import (
     Asker,
     HeldAction,
-    Outcome,
+    Outcome as Confirmation,
     Pending,
     asks,
     async_note_unclear,
@@ -33,10 +31,11 @@ from ..safety.confirmation import (
 )
 from ..tool_dispatch import ChatLogToolDispatcher
 from ..tool_options import effects_of
+from ..verify.done_actions import Action, actions_done
+from ..verify.failed_actions import Failure, unmatched_name
 from ..verify.watch import EffectWatch
-from ..words.effects import async_render_outcome, async_told_actions
 from .context import TurnContext
-from .reply import Delta, Ending
+from .reply import Delta
 from .tool_log import tool_result_delta
 
 # A confirmed action gets this long, like any tool call.
@@ -132,7 +131,6 @@ def judge(
 async def async_settle(
     hass: HomeAssistant,
     held: Held,
-    user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     *,
     agent_id: str,
@@ -142,19 +140,18 @@ async def async_settle(
     pending, judgement = held.pending, held.judgement
     conversation_id = chat_log.conversation_id
     if not pending.expired and judgement.verdict is not Verdict.RUN:
-        fire_events(hass, conversation_id, pending, Outcome.REFUSED)
+        fire_events(hass, conversation_id, pending, Confirmation.REFUSED)
     if judgement.verdict is Verdict.DROP:
         if not pending.expired:
             async_note_unclear(hass, conversation_id, pending)
         return None
     if judgement.verdict is Verdict.DECLINE:
-        return Ending(await async_phrase(hass, user_input.language, judgement.reply))
-    fire_events(hass, conversation_id, pending, Outcome.CONFIRMED)
+        return Ending(Phrase(judgement.reply))
+    fire_events(hass, conversation_id, pending, Confirmation.CONFIRMED)
     return Ending(
         await _async_run_held(
             hass,
             pending,
-            user_input,
             chat_log,
             agent_id=agent_id,
             tool_timeout=tool_timeout,
@@ -165,16 +162,15 @@ async def async_settle(
 async def _async_run_held(
     hass: HomeAssistant,
     pending: Pending,
-    user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
     *,
     agent_id: str,
     tool_timeout: float,
-) -> str:
-    """Run exactly the held calls, into the chat log, and say what they did."""
+) -> Said:
+    """Run exactly the held calls, into the chat log; what they did."""
     api = chat_log.llm_api
     watch = effects_of(api.llm_context) if api else None
-    said = ""
+    said: Said = Phrase("confirmed_done")
     calls = [
         ToolCall(id=ulid_now(), name=action.tool_name, arguments=action.arguments)
         for action in pending.actions
@@ -209,12 +205,8 @@ async def _async_run_held(
                 told_by_result.append(record)
             yield tool_result_delta(record)
         failures = [Failure(unmatched_name(r)) for r in told_by_result if not r.ok]
-        speech = await _async_told(
-            hass, user_input.language, pending, records, watch, failures=failures
-        )
         nonlocal said
-        said = speech
-        yield {"role": "assistant", "content": speech}
+        said = await _async_told(hass, pending, records, watch, failures=failures)
 
     async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
         pass
@@ -223,32 +215,29 @@ async def _async_run_held(
 
 async def _async_told(
     hass: HomeAssistant,
-    language: str,
     pending: Pending,
     records: Sequence[ToolCallRecord],
     watch: EffectWatch | None,
     *,
     failures: Sequence[Failure],
-) -> str:
+) -> Said:
     """What the confirmed actions did, as the house shows it (waited for, bounded).
 
     `failures`: the calls that failed with no entity to show it on.
     """
     if effects := (await watch.async_wait() if watch is not None else []):
-        actions = await async_told_actions(hass, language, effects, records)
-        return await async_render_outcome(hass, language, actions, failures)
+        return Outcome(Done(tuple(effects), tuple(records)), tuple(failures))
     if failures:
-        failed = await async_phrase(hass, language, "confirmation_failed")
-        done = actions_done(records)
-        if not done:
-            return failed
-        return f"{await async_render_done(hass, language, done)} {failed}"
+        return HeldFailed(actions_done(records))
     # Nothing to watch: told with the verbs of the question.
-    asked = [
-        Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
-        for ask in asks(hass, pending.actions)
-    ]
-    return await async_render_done(hass, language, asked)
+    return Outcome(
+        Done(
+            actions=tuple(
+                Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
+                for ask in asks(hass, pending.actions)
+            )
+        )
+    )
 
 
 # A confirmed action told with the verb of its question (risk.RiskKind values).

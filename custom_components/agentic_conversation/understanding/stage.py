@@ -22,9 +22,9 @@ from homeassistant.helpers import device_registry as dr, entity_registry as er, 
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import DOMAIN, LOGGER
-from ..replies import async_phrase
 from ..tools.entities import ASSISTANT, EntityInfo, exposed_entities
 from ..tools.search_words import async_load
+from ..words.replies import async_phrase
 from .reading import Reading, reader
 from .resolve import Resolved, covering, resolve
 from .words import LanguageWords, language_words

@@ -11,13 +11,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
 from ..agent import ToolCallRecord
-from ..done_actions import Action, actions_done
-from ..failed_actions import Failure
 from ..languages import base_language
-from ..replies import async_render_done, async_render_failed, async_strings, lower_first
+from ..verify.done_actions import Action, actions_done
 from ..verify.expected import Verb
+from ..verify.failed_actions import Failure
 from ..verify.outcome import EntityEffect, Reason, Status, all_done
 from ..verify.watch import EffectWatch
+from .replies import async_render_done, async_render_failed, async_strings, lower_first
 
 _REASON_KEYS = {
     Reason.UNAVAILABLE: "reason_unavailable",

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import json
 from typing import Any
 
-from .agent import ToolCallRecord
+from ..agent import ToolCallRecord
 
 
 @dataclass(frozen=True, slots=True)

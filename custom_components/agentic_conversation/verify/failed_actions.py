@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-from .agent import LoopResult, Message, ToolCallRecord
-from .agent.tool_calls import AMBIGUOUS_TOOL, UNKNOWN_TOOL
+from ..agent import LoopResult, Message, ToolCallRecord
+from ..agent.tool_calls import AMBIGUOUS_TOOL, UNKNOWN_TOOL
 
 # HA's intent match failure for a name (redone on exposed entities only, so a hidden
 # name reads the same): the name the model sent is what was not found.

@@ -12,9 +12,9 @@ sentence end: a satellite must not read 10 MB aloud.
 
 import re
 
-from .agent import CHARS_PER_TOKEN
-from .agent.reasoning_text import ReasoningFilter, without_reasoning
-from .const import LOGGER
+from ..agent import CHARS_PER_TOKEN
+from ..agent.reasoning_text import ReasoningFilter, without_reasoning
+from ..const import LOGGER
 from .data_text import DataGate, split_data
 
 _CODE_FENCE = re.compile(r"```[^\n]*\n?")

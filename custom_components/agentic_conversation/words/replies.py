@@ -4,90 +4,18 @@ The words live in translations/<language>.json under `exceptions.<key>.message`,
 user hears them in their language (English where a translation is missing).
 """
 
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Sequence
 
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
-from .agent import (
-    LLMAuthError,
-    LLMBadRequestError,
-    LLMBadResponseError,
-    LLMBudgetError,
-    LLMConnectionError,
-    LLMError,
-    LLMForbiddenError,
-    LLMRateLimitError,
-    LLMServerError,
-    LLMStreamBrokenError,
-    LLMTimeoutError,
-    LoopResult,
-    StopReason,
-)
-from .agent.server_errors import SetupFault, server_problem
-from .const import DOMAIN
-from .done_actions import Action, actions_done
-from .failed_actions import Failure
-from .languages import base_language
-from .languages.numbers import async_load as async_load_number_words
-from .safety.confirmation import Ask
-
-
-class Problem(StrEnum):
-    """Why there is no answer; each is a translation key."""
-
-    LLM_AUTH = "llm_auth"
-    LLM_FORBIDDEN = "llm_forbidden"
-    LLM_RATE_LIMITED = "llm_rate_limited"
-    LLM_TIMEOUT = "llm_timeout"
-    LLM_UNREACHABLE = "llm_unreachable"
-    LLM_STREAM_BROKEN = "llm_stream_broken"
-    LLM_SERVER_ERROR = "llm_server_error"
-    LLM_BAD_REQUEST = "llm_bad_request"
-    LLM_BAD_RESPONSE = "llm_bad_response"
-    ITERATION_CAP = "iteration_cap"
-    REFUSED = "refused"
-    CUT_OFF = "cut_off"
-    CONTEXT_TOO_SMALL = "context_too_small"
-    EMPTY_ANSWER = "empty_answer"
-    UNEXPECTED = "unexpected"
-    CONVERSATION_BUSY = "conversation_busy"
-    LLM_API_UNAUTHORIZED = "llm_api_unauthorized"
-    SERVER_NO_TOOLS = "server_no_tools"
-    SERVER_CONTEXT = "server_context"
-    SERVER_MODEL_MISSING = "server_model_missing"
-    BUDGET_SPENT = "budget_spent"
-
-
-# A server that is up but set up wrongly: the true cause, not "not available".
-_FAULT_PROBLEMS = {
-    SetupFault.NO_TOOLS: Problem.SERVER_NO_TOOLS,
-    SetupFault.CONTEXT: Problem.SERVER_CONTEXT,
-    SetupFault.MODEL_MISSING: Problem.SERVER_MODEL_MISSING,
-}
-# The same, before Home Assistant's own agent's answer.
-_LOCAL_PREFACES = {
-    SetupFault.NO_TOOLS: "server_no_tools_local",
-    SetupFault.CONTEXT: "server_context_local",
-    SetupFault.MODEL_MISSING: "server_model_missing_local",
-}
-
-
-_ERROR_PROBLEMS: tuple[tuple[type[LLMError], Problem], ...] = (
-    (LLMAuthError, Problem.LLM_AUTH),
-    (LLMForbiddenError, Problem.LLM_FORBIDDEN),
-    (LLMRateLimitError, Problem.LLM_RATE_LIMITED),
-    (LLMTimeoutError, Problem.LLM_TIMEOUT),
-    # Before its base class: reached, then lost mid-answer.
-    (LLMStreamBrokenError, Problem.LLM_STREAM_BROKEN),
-    (LLMConnectionError, Problem.LLM_UNREACHABLE),
-    (LLMServerError, Problem.LLM_SERVER_ERROR),
-    (LLMBadRequestError, Problem.LLM_BAD_REQUEST),
-    (LLMBadResponseError, Problem.LLM_BAD_RESPONSE),
-    (LLMBudgetError, Problem.BUDGET_SPENT),
-)
+from ..const import DOMAIN
+from ..ending import Problem
+from ..languages import base_language
+from ..languages.numbers import async_load as async_load_number_words
+from ..safety.confirmation import Ask
+from ..verify.done_actions import Action
+from ..verify.failed_actions import Failure
 
 # How each kind of risky action (risk.RiskKind) is asked about, and told of as what
 # a script, scene, automation or button does.
@@ -107,65 +35,16 @@ _ACTION_KEYS = {
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
 
 
-@dataclass(frozen=True, slots=True)
-class Fallback:
-    """What to say instead of an answer, and why."""
-
-    problem: Problem
-    done: tuple[Action, ...] = ()
-
-
-def problem_for_error(error: LLMError | None) -> Problem:
-    """The spoken problem for a provider error."""
-    if error is not None and (fault := server_problem(error)) is not None:
-        return _FAULT_PROBLEMS[fault.fault]
-    for error_type, problem in _ERROR_PROBLEMS:
-        if isinstance(error, error_type):
-            return problem
-    return Problem.LLM_BAD_RESPONSE if error is not None else Problem.UNEXPECTED
-
-
-def fallback_for(
-    result: LoopResult,
-    read_only: Collection[str] = (),
-    intents: Mapping[str, str] | None = None,
-) -> Fallback:
-    """The fallback for a loop result that has no answer to speak."""
-    done = actions_done(result.tool_calls, read_only, intents)
-    if result.stop_reason is StopReason.ITERATION_CAP:
-        return Fallback(Problem.ITERATION_CAP, done)
-    if result.stop_reason is StopReason.REFUSED:
-        return Fallback(Problem.REFUSED, done)
-    if result.stop_reason is StopReason.CUT_OFF:
-        return Fallback(Problem.CUT_OFF, done)
-    if result.stop_reason is StopReason.CONTEXT_TOO_SMALL:
-        return Fallback(Problem.CONTEXT_TOO_SMALL, done)
-    if result.stop_reason is StopReason.DEADLINE:
-        return Fallback(Problem.LLM_TIMEOUT, done)
-    if result.stop_reason is StopReason.LLM_ERROR:
-        return Fallback(problem_for_error(result.error), done)
-    return Fallback(Problem.EMPTY_ANSWER, done)
-
-
-def local_preface_key(error: BaseException | None) -> str:
-    """The phrase that introduces HA's own agent's answer after this error."""
-    if isinstance(error, LLMError) and (fault := server_problem(error)) is not None:
-        return _LOCAL_PREFACES[fault.fault]
-    if isinstance(error, LLMBudgetError):
-        return "budget_spent_local"
-    return "local_fallback"
-
-
-async def async_render(hass: HomeAssistant, language: str, fallback: Fallback) -> str:
-    """The words to speak for a fallback, in the user's language."""
+async def async_render(
+    hass: HomeAssistant, language: str, problem: Problem, done: Sequence[Action] = ()
+) -> str:
+    """The words to speak for a problem, after what was done, in the user's language."""
     strings = await async_strings(hass, language)
-    problem = strings.get(fallback.problem.value) or _LAST_RESORT
-    if not fallback.done:
-        return problem
+    said = strings.get(problem.value) or _LAST_RESORT
+    if not done:
+        return said
     template = strings.get("partial_success") or "{done}. But {problem}"
-    return template.format(
-        done=told_done(fallback.done, strings), problem=lower_first(problem)
-    )
+    return template.format(done=told_done(done, strings), problem=lower_first(said))
 
 
 async def async_render_failed(

@@ -19,11 +19,11 @@ import yaml
 
 from homeassistant.core import HomeAssistant
 
-from .agent import LoopResult, StopReason, ToolCallRecord
-from .const import LOGGER
+from ..agent import LoopResult, StopReason, ToolCallRecord
+from ..const import LOGGER
+from ..verify.done_actions import Action
+from ..verify.failed_actions import Failure, unmatched_name
 from .data_text import ENVELOPE_KEYS, split_data
-from .done_actions import Action
-from .failed_actions import Failure, unmatched_name
 from .replies import async_phrase, async_render_done, async_render_failed
 from .speech import strip_reasoning
 
