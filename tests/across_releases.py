@@ -16,7 +16,7 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
 
 from custom_components.agentic_conversation.const import DOMAIN
-from custom_components.agentic_conversation.tool_dispatch import original_tool
+from custom_components.agentic_conversation.offered_tools import original_tool
 
 
 async def offered_name(hass: HomeAssistant, api_ids: list[str], tool: str) -> str:

@@ -31,7 +31,7 @@ from custom_components.agentic_conversation.const import (
     DOMAIN,
     LLM_API_ID,
 )
-from custom_components.agentic_conversation.tool_dispatch import original_tool
+from custom_components.agentic_conversation.offered_tools import original_tool
 from custom_components.agentic_conversation.tool_options import AgenticLLMContext
 from custom_components.agentic_conversation.tools.llm_api import (
     ACT_WITH_INTENTS,

@@ -23,8 +23,8 @@ from homeassistant.util.ulid import ulid
 from .agent import LLMError, OpenAICompatibleProvider
 from .agent.messages import system_message, user_message
 from .const import CONF_BASE_URL, CONF_MODEL, DOMAIN, LOGGER
+from .offered_tools import tool_specs
 from .runtime import AgenticConfigEntry
-from .tool_dispatch import tool_specs
 from .turn.context import TurnContext
 from .turn.llm_data import async_provide_llm_data
 from .verify.watch import EffectWatch

@@ -28,10 +28,10 @@ from .agent import (
     PreparedCall,
     ToolHeldError,
     ToolRefusedError,
-    ToolSpec,
     ToolValidationError,
 )
 from .agent.tool_call_repair import unwrap_arguments
+from .offered_tools import original_tool
 from .safety.confirmation import HELD_MESSAGE
 from .safety.effects import UNKNOWN_SERVICE, Effect, runnable_effects
 from .safety.risk import intent_effects
@@ -39,7 +39,6 @@ from .tool_options import effects_of, gate_of, snapshots_of
 from .tools.argument_checks import refuse_arguments
 from .tools.camera import LookAtCameraTool
 from .tools.closest import NAME_CHARS, async_closest_names
-from .tools.compact_api import DescribedTool
 from .tools.entities import entity_refs, is_exposed, resolve_entity_ref
 from .tools.entity_as_tool import entity_call
 from .tools.intent_arguments import async_intent_arguments, refused
@@ -334,73 +333,6 @@ def as_if_hidden_were_missing(
     if result.is_match:
         return err
     return intent.MatchFailedError(result, err.constraints, err.preferences)
-
-
-def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
-    """The HA LLM API's tools in the loop's terms (JSON schema parameters)."""
-    if api is None:
-        return []
-    return [
-        ToolSpec(
-            name=tool.name,
-            description=tool.description or "",
-            parameters=_json_schema(tool.parameters, api),
-        )
-        for tool in api.tools
-    ]
-
-
-# HA builds every tool anew each turn (a merged API even its validators' markers), and
-# converting a schema costs about 0.4 ms a tool: the result is kept, by the API (whose
-# serializer converts selectors) and the schema's text, which names every marker and
-# validator and every choice (an area added changes it). Never mutated: it is only
-# sent and measured.
-_SCHEMAS: dict[tuple[Any, ...], dict[str, Any]] = {}
-_SCHEMAS_KEPT = 256
-
-
-def _json_schema(schema: probatio.Schema, api: llm.APIInstance) -> dict[str, Any]:
-    """`probatio.to_openapi` of a tool's parameters, converted once per schema text."""
-    try:
-        key = (api.api.id, schema.extra, schema.required, repr(schema.schema))
-    except Exception:  # noqa: BLE001 - a validator whose repr fails: just convert
-        return _to_openapi(schema, api.custom_serializer)
-    if (kept := _SCHEMAS.get(key)) is not None:
-        return kept
-    if len(_SCHEMAS) >= _SCHEMAS_KEPT:
-        _SCHEMAS.clear()
-    converted = _to_openapi(schema, api.custom_serializer)
-    _SCHEMAS[key] = converted
-    return converted
-
-
-def _to_openapi(schema: probatio.Schema, serializer: Any) -> dict[str, Any]:
-    converted: dict[str, Any] = probatio.to_openapi(
-        schema, custom_serializer=serializer, openapi_version="3.1.0"
-    )
-    return converted
-
-
-def original_tool(tool: llm.Tool) -> llm.Tool:
-    """A tool as its API made it: merging APIs wrap it to rename it, ours to describe it.
-
-    How a merged tool is renamed differs between HA releases (2026.10 prefixes every
-    tool with its API, 2026.11 only those whose names collide): never parse names.
-    """
-    while isinstance(tool, (llm.NamespacedTool, DescribedTool)):
-        tool = tool.tool
-    return tool
-
-
-def intent_types(api: llm.APIInstance | None) -> dict[str, str]:
-    """The intent (e.g. "HassTurnOn") of each offered intent tool, by offered name."""
-    if api is None:
-        return {}
-    return {
-        tool.name: original.intent_type
-        for tool in api.tools
-        if isinstance(original := original_tool(tool), llm.IntentTool)
-    }
 
 
 async def no_tools(name: str, arguments: dict[str, Any]) -> Any:

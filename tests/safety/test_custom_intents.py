@@ -26,6 +26,7 @@ from custom_components.agentic_conversation.const import (
     CONF_LOCAL_FIRST,
     DOMAIN,
 )
+from custom_components.agentic_conversation.offered_tools import original_tool
 from custom_components.agentic_conversation.safety.effects import UNKNOWN_SERVICE
 from custom_components.agentic_conversation.safety.intent_actions import (
     OPENER_WORDS,
@@ -36,7 +37,6 @@ from custom_components.agentic_conversation.safety.risk import (
     intent_effects,
     risk_of,
 )
-from custom_components.agentic_conversation.tool_dispatch import original_tool
 from tests.assist_pipeline import RecordingTTS, door_to
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, said, speech, state_of

@@ -26,9 +26,10 @@ from ..const import (
     DOMAIN,
     LOGGER,
 )
+from ..offered_tools import tool_specs
 from ..redact import our_secrets, redact_url
 from ..safety.confirmation import ConfirmationGate
-from ..tool_dispatch import ChatLogToolDispatcher, no_tools, tool_specs
+from ..tool_dispatch import ChatLogToolDispatcher, no_tools
 from ..tool_options import AgenticLLMContext, ToolOptions
 from .attachments import async_user_content
 from .structure import check, repair_instruction, response_format

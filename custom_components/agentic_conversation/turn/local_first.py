@@ -40,10 +40,10 @@ from ..basic_assistant import (
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
 from ..ending import Done, Ending, HomeSaid, NotAsked, Question, Words
 from ..languages import understood
+from ..offered_tools import intent_types
 from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..sentence_triggers import TRIGGER_TOOL
-from ..tool_dispatch import intent_types
 from ..tool_options import gate_of
 from ..verify.done_actions import Action
 from .ask import hold_and_ask

@@ -53,7 +53,7 @@ from ..ending import (
 )
 from ..kept.chat_history import trim_to_budget
 from ..languages import understood
-from ..tool_dispatch import intent_types, tool_specs
+from ..offered_tools import intent_types, tool_specs
 from ..tool_options import gate_of
 from ..verify.done_actions import actions_done
 from ..verify.failed_actions import Failure, actions_failed, is_failed_action

@@ -43,7 +43,7 @@ def actions_done(
     Only calls that changed something named count: reading a state, a search or the
     weather (tools in `read_only`, and intents that only answer a question) never do.
     `intents` gives the intent of each intent tool by the name it was offered under
-    (tool_dispatch.intent_types).
+    (offered_tools.intent_types).
     """
     done: list[Action] = []
     for record in records:
