@@ -249,12 +249,15 @@ def spoken_digits(text: str, language: str) -> str:
     return "".join(digits)
 
 
+def is_request(text: str) -> bool:
+    """An utterance longer than any answer: a request, whatever digits it holds."""
+    return len(normalize(text).split()) > _MOST_WORDS
+
+
 def pin_matches(text: str, pin: str, language: str) -> bool:
     """Whether the utterance says exactly the PIN (compared in constant time).
 
     An utterance longer than an answer says no PIN: it is a request.
     """
-    said = spoken_digits(text, language)
-    if len(normalize(text).split()) > _MOST_WORDS:
-        said = ""
+    said = "" if is_request(text) else spoken_digits(text, language)
     return hmac.compare_digest(said.encode(), pin.encode())

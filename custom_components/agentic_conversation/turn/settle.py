@@ -18,7 +18,14 @@ from homeassistant.util.ulid import ulid_now
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
 from ..ending import Done, Ending, HeldFailed, Outcome, Phrase, Said
-from ..safety.answers import Answer, HeldWords, classify, pin_matches, spoken_digits
+from ..safety.answers import (
+    Answer,
+    HeldWords,
+    classify,
+    is_request,
+    pin_matches,
+    spoken_digits,
+)
 from ..safety.confirmation import (
     Asker,
     HeldAction,
@@ -115,7 +122,8 @@ def judge(
             return Judgement(Verdict.DECLINE, "confirmation_declined")
         if pin_matches(text, pin, language):
             return Judgement(Verdict.RUN)
-        if spoken_digits(text, language):
+        if spoken_digits(text, language) and not is_request(text):
+            # Digits in a request ("… at 7 tomorrow") are no PIN, right or wrong.
             return Judgement(Verdict.DECLINE, "confirmation_wrong_pin")
         if answer is Answer.YES:
             return Judgement(Verdict.DECLINE, "confirmation_needs_pin")
