@@ -220,11 +220,6 @@ class Ending:
     said: Said
     asked: bool = False
 
-    @property
-    def problem(self) -> Problem | None:
-        """The problem the turn ended on, if no answer came."""
-        return self.said.problem if isinstance(self.said, Fallback) else None
-
 
 def problem_for_error(error: LLMError | None) -> Problem:
     """The spoken problem for a provider error."""

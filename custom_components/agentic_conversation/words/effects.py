@@ -15,8 +15,7 @@ from ..languages import base_language
 from ..verify.done_actions import Action, actions_done
 from ..verify.expected import Verb
 from ..verify.failed_actions import Failure
-from ..verify.outcome import EntityEffect, Reason, Status, all_done
-from ..verify.watch import EffectWatch
+from ..verify.outcome import EntityEffect, Reason, Status
 from .replies import async_render_done, async_render_failed, async_strings, lower_first
 
 _REASON_KEYS = {
@@ -144,15 +143,3 @@ async def async_render_outcome(
         return await async_render_failed(hass, language, failures, actions, question)
     told = await async_render_done(hass, language, actions)
     return f"{told} {question}" if question else told
-
-
-async def async_verified_speech(
-    hass: HomeAssistant, language: str, watch: EffectWatch, speech: str
-) -> str:
-    """Home Assistant's own words when the house shows them true, else what it shows."""
-    effects = await watch.async_wait()
-    if all_done(effects):
-        return speech
-    return await async_render_done(
-        hass, language, await async_effect_actions(hass, language, effects)
-    )
