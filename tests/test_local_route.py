@@ -187,23 +187,6 @@ async def test_a_risky_command_is_never_run_by_the_basic_assistant(
     )
 
 
-async def test_a_device_the_home_does_not_have_is_named(
-    home: HomeAssistant, fake_llm: FakeLLM
-) -> None:
-    """LLM down, a device nobody has: the user hears what was not found; nothing runs."""
-    hass = home
-    agent = await _agent(hass, fake_llm.base_url)
-    fake_llm.script([Reply.error(500)] * 2)
-
-    result = await _say(hass, agent, "turn on the flux capacitor")
-
-    assert _speech(result) == (
-        "The AI service isn't available, so I used the basic assistant: Sorry, I am "
-        "not aware of any device called flux capacitor"
-    )
-    assert (_state(hass, LIGHT), _state(hass, LOCK)) == ("off", "locked")
-
-
 async def test_the_option_off_keeps_the_failure_reply(
     home: HomeAssistant, fake_llm: FakeLLM
 ) -> None:

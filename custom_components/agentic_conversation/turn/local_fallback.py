@@ -24,13 +24,7 @@ async def async_local_fallback(
         turn.options.get(CONF_CONFIRM_ENTITIES) or (),
         effects=turn.effects,
     )
-    # A device it does not know ("not aware of any device called …") is worth
-    # saying too: the user hears what was not found, not only that the AI is down.
-    said = (
-        outcome.speech
-        if outcome.answered or outcome.status is LocalStatus.NO_TARGET
-        else None
-    )
+    said = outcome.speech if outcome.answered else None
     reason = f"no model answered: {error}" if error else "no model answered in time"
     route = Route.LOCAL if said is not None else Route.DOWN
     if (
