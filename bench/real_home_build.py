@@ -202,6 +202,14 @@ async def async_reset(hass: HomeAssistant, home: Home) -> None:
             {"entity_id": f"input_number.{key}", "value": value},
             blocking=True,
         )
+    for entity_id in home.entities:
+        # A list starts empty for every agent: an item an earlier agent added must
+        # not read as this one's (or hide that it added it again).
+        if entity_id.startswith("todo.") and (
+            todo := hass.data[TODO_LISTS].get_entity(entity_id)
+        ):
+            todo._attr_todo_items = []  # noqa: SLF001 - our own bench list
+            todo.async_write_ha_state()
     await hass.async_block_till_done()
 
 
