@@ -20,8 +20,6 @@ _NAME_NOT_MATCHED = "No entities matched the name"
 # A name the model sent is said back: short, one line.
 _MAX_NAME_CHARS = 60
 _SPACE = re.compile(r"\s+")
-_SENTENCES = re.compile(r"(?<=[.!?…。！？])\s+")
-_MAX_QUESTION_CHARS = 200
 # Arguments that name what a call acts on (any tool's, ours or a made-up one's).
 _TARGET_KEYS = frozenset(
     {"name", "area", "floor", "entity_id", "device_id", "area_id", "floor_id"}
@@ -99,18 +97,6 @@ def unmatched_name(record: ToolCallRecord) -> str:
     if not isinstance(name, str):
         return ""
     return _SPACE.sub(" ", name).strip()[:_MAX_NAME_CHARS].strip()
-
-
-def closing_question(answer: str) -> str:
-    """The answer's last sentence if it asks the user something ("" if not).
-
-    After a failure the model's claims are not said, but its question is ("Did you
-    mean Porch light?"): a question claims nothing.
-    """
-    last = _SENTENCES.split(answer.strip())[-1].strip()
-    if last.endswith(("?", "？")) and len(last) <= _MAX_QUESTION_CHARS:
-        return last
-    return ""
 
 
 def _did_it(failure: Failure, failed: ToolCallRecord, later: ToolCallRecord) -> bool:

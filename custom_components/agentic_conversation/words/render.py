@@ -6,6 +6,7 @@ checked here against what the house shows) is rendered from it.
 """
 
 from dataclasses import dataclass
+import re
 
 from homeassistant.core import HomeAssistant
 
@@ -25,7 +26,6 @@ from ..ending import (
     Words,
 )
 from ..verify.done_actions import Action
-from ..verify.failed_actions import closing_question
 from ..verify.outcome import all_done
 from .data_words import async_data_words
 from .effects import async_effect_actions, async_render_outcome, async_told_actions
@@ -38,6 +38,10 @@ from .replies import (
     async_render_question,
 )
 from .speech import clean_for_speech
+
+# The model's last sentence, if a question, follows what failed ("Did you mean …?").
+_SENTENCES = re.compile(r"(?<=[.!?…。！？])\s+")
+_MAX_QUESTION_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +138,15 @@ async def _async_answer(
     if answer:
         return Spoken(streamed or answer, streamed=bool(streamed))
     return await async_words(hass, language, said.fallback)
+
+
+def closing_question(answer: str) -> str:
+    """The answer's last sentence if it asks the user something ("" if not).
+
+    After a failure the model's claims are not said, but its question is ("Did you
+    mean Porch light?"): a question claims nothing.
+    """
+    last = _SENTENCES.split(answer.strip())[-1].strip()
+    if last.endswith(("?", "？")) and len(last) <= _MAX_QUESTION_CHARS:
+        return last
+    return ""
