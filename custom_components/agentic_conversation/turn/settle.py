@@ -241,24 +241,11 @@ async def _async_told(
     return Outcome(
         Done(
             actions=tuple(
-                Action(_DONE_KEYS.get(ask.kind, "done_other"), tuple(ask.names))
+                Action(str(ask.kind), tuple(ask.names))
                 for ask in asks(hass, pending.actions)
             )
         )
     )
-
-
-# A confirmed action told with the verb of its question (risk.RiskKind values).
-_DONE_KEYS = {
-    "unlock": "done_unlock",
-    "open": "done_open",
-    "disarm": "done_disarm",
-    "turn_on": "done_turn_on",
-    "turn_off": "done_turn_off",
-    "run": "done_run",
-    "activate": "done_activate",
-    "press": "done_press",
-}
 
 
 async def _no_api(name: str, arguments: dict[str, object]) -> None:

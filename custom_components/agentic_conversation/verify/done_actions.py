@@ -6,14 +6,16 @@ import json
 from typing import Any
 
 from ..agent import ToolCallRecord
+from .expected import Verb
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """Something a tool did, to be told in words when the turn fails later.
 
-    `kind` is a translation key (`done_turn_on`, `done_turn_off`, `done_other`) or
-    "speech" when the tool said it in words itself (an intent's own speech).
+    `kind` is what it did: a `Verb` (`turn_on`, `unlock` …) or a risk kind (`run`,
+    `press` …), told by words/replies.py; or "speech" when the tool said it in words
+    itself (an intent's own speech).
     """
 
     kind: str
@@ -21,16 +23,17 @@ class Action:
     speech: str = ""
 
 
-# Services whose result is told with their own verb.
-_SERVICE_KINDS = {
-    "turn_on": "done_turn_on",
-    "turn_off": "done_turn_off",
-    "unlock": "done_unlock",
-    "open": "done_open",
-    "open_cover": "done_open",
-    "open_valve": "done_open",
-    "alarm_disarm": "done_disarm",
+# Services whose result is told with their own verb (any domain's turn_on too).
+_SERVICE_VERBS = {
+    "turn_on": Verb.TURN_ON,
+    "turn_off": Verb.TURN_OFF,
+    "unlock": Verb.UNLOCK,
+    "open": Verb.OPEN,
+    "open_cover": Verb.OPEN,
+    "open_valve": Verb.OPEN,
+    "alarm_disarm": Verb.DISARM,
 }
+_INTENT_VERBS = {"HassTurnOn": Verb.TURN_ON, "HassTurnOff": Verb.TURN_OFF}
 
 
 def actions_done(
@@ -70,15 +73,13 @@ def _action(record: ToolCallRecord, intents: Mapping[str, str]) -> Action | None
     names = _acted_on(result)
     if not names:
         return None
-    verb = intents.get(record.name)
     service = (
         record.arguments.get("service") if isinstance(record.arguments, dict) else None
     )
-    if verb == "HassTurnOn":
-        return Action("done_turn_on", names)
-    if verb == "HassTurnOff":
-        return Action("done_turn_off", names)
-    return Action(_SERVICE_KINDS.get(str(service), "done_other"), names)
+    verb = _INTENT_VERBS.get(intents.get(record.name) or "") or _SERVICE_VERBS.get(
+        str(service), Verb.OTHER
+    )
+    return Action(verb.value, names)
 
 
 def _acted_on(result: dict[str, Any]) -> tuple[str, ...]:

@@ -24,18 +24,7 @@ _REASON_KEYS = {
     Reason.STILL: "reason_still",
     Reason.OTHER_STATE: "reason_now",
 }
-# Each verb's words (keys spelled out: tests/test_packaging.py finds every key used).
-_DONE_KEYS = {
-    Verb.TURN_ON: "done_turn_on",
-    Verb.TURN_OFF: "done_turn_off",
-    Verb.UNLOCK: "done_unlock",
-    Verb.LOCK: "done_lock",
-    Verb.OPEN: "done_open",
-    Verb.CLOSE: "done_close",
-    Verb.DISARM: "done_disarm",
-    Verb.ARM: "done_arm",
-    Verb.OTHER: "done_other",
-}
+# What was not done, by its verb (keys spelled out: tests/test_packaging.py finds them).
 _NOT_DONE_KEYS = {
     Verb.TURN_ON: "not_done_turn_on",
     Verb.TURN_OFF: "not_done_turn_off",
@@ -70,7 +59,7 @@ async def async_effect_actions(
             done.setdefault(effect.verb, []).append(effect.name)
         elif effect.status is Status.SENT:
             sent.append(effect.name)
-    actions = [Action(_DONE_KEYS[verb], tuple(names)) for verb, names in done.items()]
+    actions = [Action(verb.value, tuple(names)) for verb, names in done.items()]
     if sent:
         template = strings.get("sent_action") or _ENGLISH["sent_action"]
         actions.append(

@@ -31,6 +31,23 @@ _ACTION_KEYS = {
     "press": ("action_press", "does_other"),
 }
 
+# What was done, told by its verb (verify/expected.py `Verb`, or a risk kind for what a
+# script, scene or button did); spelled out: tests/test_packaging.py finds every key.
+_DONE_KEYS = {
+    "turn_on": "done_turn_on",
+    "turn_off": "done_turn_off",
+    "unlock": "done_unlock",
+    "lock": "done_lock",
+    "open": "done_open",
+    "close": "done_close",
+    "disarm": "done_disarm",
+    "arm": "done_arm",
+    "run": "done_run",
+    "activate": "done_activate",
+    "press": "done_press",
+    "other": "done_other",
+}
+
 # Used only if the translation files cannot be read at all.
 _LAST_RESORT = "Sorry, something went wrong. Please try again."
 
@@ -173,7 +190,7 @@ def _told(action: Action, strings: dict[str, str]) -> str:
     """One action in words."""
     if action.kind == "speech":
         return action.speech
-    template = strings.get(action.kind) or "{names}"
+    template = strings.get(_DONE_KEYS.get(action.kind, "done_other")) or "{names}"
     joiner = f" {strings.get('names_joiner') or 'and'} "
     return template.format(names=joiner.join(action.names))
 
