@@ -15,7 +15,7 @@ from custom_components.agentic_conversation.languages import LANGUAGES
 from custom_components.agentic_conversation.safety.confirmation import Ask
 from custom_components.agentic_conversation.safety.risk import RiskKind
 from custom_components.agentic_conversation.words.replies import (
-    async_render_dropped,
+    async_render_after_done,
     async_render_question,
 )
 
@@ -70,7 +70,10 @@ async def test_every_question_reads_right(
     ]
     said = await async_render_question(hass, language, asks, [], needs_pin=False)
     _check(language, said)
-    _check(language, await async_render_dropped(hass, language, []))
+    _check(
+        language,
+        await async_render_after_done(hass, language, "confirmation_dropped", []),
+    )
 
 
 async def test_french_elides(ha_core: HomeAssistant) -> None:

@@ -32,9 +32,8 @@ from .effects import async_effect_actions, async_render_outcome, async_told_acti
 from .replies import (
     async_phrase,
     async_render,
+    async_render_after_done,
     async_render_done,
-    async_render_dropped,
-    async_render_not_asked,
     async_render_question,
 )
 from .speech import clean_for_speech
@@ -89,10 +88,18 @@ async def async_words(hass: HomeAssistant, language: str, said: Said) -> Spoken:
             )
         case Dropped(done=done):
             told = await _async_done(hass, language, done)
-            return Spoken(await async_render_dropped(hass, language, told))
+            return Spoken(
+                await async_render_after_done(
+                    hass, language, "confirmation_dropped", told
+                )
+            )
         case NotAsked(done=done):
             told = await _async_done(hass, language, done)
-            return Spoken(await async_render_not_asked(hass, language, told))
+            return Spoken(
+                await async_render_after_done(
+                    hass, language, "confirmation_language_missing", told
+                )
+            )
         case HomeSaid():
             return Spoken(await _async_home_said(hass, language, said))
         case ModelAnswer():

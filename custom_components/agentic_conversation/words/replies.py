@@ -147,22 +147,17 @@ async def async_render_question(
     return " ".join(part for part in parts if part)
 
 
-async def async_render_dropped(
-    hass: HomeAssistant, language: str, done: Sequence[Action]
+async def async_render_after_done(
+    hass: HomeAssistant, language: str, key: str, done: Sequence[Action]
 ) -> str:
-    """Why held actions were dropped: no yes or no came after asking twice."""
-    strings = await async_strings(hass, language)
-    dropped = strings.get("confirmation_dropped") or _LAST_RESORT
-    return f"{told_done(done, strings)}. {dropped}" if done else dropped
+    """One of our phrases (`key`), after what was done.
 
-
-async def async_render_not_asked(
-    hass: HomeAssistant, language: str, done: Sequence[Action]
-) -> str:
-    """Why held actions were not asked about (no answer words in the language)."""
+    Held actions dropped after two unclear answers (`confirmation_dropped`), or not
+    asked about in a language with no answer words (`confirmation_language_missing`).
+    """
     strings = await async_strings(hass, language)
-    refusal = strings.get("confirmation_language_missing") or _LAST_RESORT
-    return f"{told_done(done, strings)}. {refusal}" if done else refusal
+    said = strings.get(key) or _LAST_RESORT
+    return f"{told_done(done, strings)}. {said}" if done else said
 
 
 async def async_render_done(
