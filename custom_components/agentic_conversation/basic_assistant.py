@@ -24,10 +24,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
+from .named_in_area import one_named
 from .safety.effects import Effect
 from .safety.risk import intent_effects, risk_of
 from .sentence_triggers import TRIGGER_TOOL, trigger_effects
+from .tools.entities import exposed_entities
 from .understanding.stage import Execute, async_answer_choice, async_understand
+from .understanding.words import language_words
 from .verify.note import note_intent
 from .verify.watch import EffectWatch
 from .words.replies import async_phrase
@@ -132,6 +135,14 @@ async def async_run_local_route(
 
     async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
         recognised.append(name)
+        if (
+            narrowed := await _async_one_named(hass, name, slots, user_input)
+        ) is not None:
+            # "The lamp in the snug": HA would run it on all the snug's lights; the
+            # words name one of them, and HA runs it on that one (slots are this
+            # execution's own: HA builds them anew for each intent).
+            slots.clear()
+            slots.update(narrowed)
         if name in left_to_model:
             left.append(name)
             not_run = intent.IntentResponse(language=language)
@@ -197,6 +208,34 @@ async def async_run_local_route(
         intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
     }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
     return LocalOutcome(status, text, recognised)
+
+
+async def _async_one_named(
+    hass: HomeAssistant,
+    name: str,
+    slots: dict[str, Any],
+    user_input: conversation.ConversationInput,
+) -> dict[str, Any] | None:
+    """The slots narrowed to the one device of the area the words name, if any."""
+    language = user_input.language or hass.config.language
+    known = await hass.async_add_executor_job(language_words, language)
+    if known is None:
+        return None  # without the language's words that name nothing, never guess
+    plurals = frozenset(
+        word
+        for kind in known.device_words.values()
+        for word in kind
+        for ending in known.plural_endings
+        if ending and word.endswith(ending) and word[: -len(ending)] in kind
+    )
+    return one_named(
+        name,
+        slots,
+        user_input.text,
+        exposed_entities(hass),
+        skip=known.skip,
+        plurals=plurals,
+    )
 
 
 def _names(held: list[tuple[str, dict[str, Any]]]) -> list[str]:
