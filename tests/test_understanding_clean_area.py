@@ -15,12 +15,8 @@ from pytest_homeassistant_custom_component.common import setup_test_component_pl
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.vacuum import (
-    Segment,
-    StateVacuumEntity,
-    VacuumActivity,
-    VacuumEntityFeature,
-)
+from homeassistant.components.vacuum import Segment, StateVacuumEntity
+from homeassistant.components.vacuum.const import VacuumActivity, VacuumEntityFeature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from homeassistant.components import conversation
-from homeassistant.components.vacuum import VacuumEntityFeature
+from homeassistant.components.vacuum.const import VacuumEntityFeature
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
