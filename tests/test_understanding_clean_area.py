@@ -207,3 +207,57 @@ async def test_a_vacuum_that_cleans_by_area_cleans_that_area(
     assert state is not None
     assert state.state == "cleaning"
     assert fake_llm.requests == []
+
+
+class _PlainVacuum(StateVacuumEntity):
+    """A vacuum that only starts and docks."""
+
+    _attr_activity = VacuumActivity.DOCKED
+    _attr_supported_features = (
+        VacuumEntityFeature.START
+        | VacuumEntityFeature.STATE
+        | VacuumEntityFeature.RETURN_HOME
+    )
+
+    def __init__(self, name: str) -> None:
+        self._attr_name = name
+        self._attr_unique_id = name.lower()
+
+    async def async_start(self) -> None:
+        self._attr_activity = VacuumActivity.CLEANING
+        self.async_write_ha_state()
+
+
+async def test_two_vacuums_in_the_area_asked_and_the_answer_carried(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Two vacuums in the kitchen: asked which; 'Dusty' starts Dusty alone."""
+    hass = ha_core
+    kitchen = ar.async_get(hass).async_create("Kitchen")
+    vacuums = [_PlainVacuum("Robbie"), _PlainVacuum("Dusty")]
+    setup_test_component_platform(hass, "vacuum", vacuums)
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "vacuum", {"vacuum": {"platform": "test"}})
+    await hass.async_block_till_done()
+    for vacuum in vacuums:
+        assert vacuum.entity_id is not None
+        er.async_get(hass).async_update_entity(vacuum.entity_id, area_id=kitchen.id)
+        async_expose_entity(hass, conversation.DOMAIN, vacuum.entity_id, True)
+    options: dict[str, Any] = {CONF_LOCAL_FIRST: True}
+    local = await add_agent(hass, fake_llm, **options)
+
+    asked = await converse(hass, local, "clean the kitchen")
+
+    assert speech(asked) == "Robbie or Dusty?"
+    assert asked.continue_conversation is True
+    assert [v.activity for v in vacuums] == [VacuumActivity.DOCKED] * 2
+
+    done = await converse(hass, local, "Dusty", asked.conversation_id)
+
+    assert speech(done) == "Started"
+    assert [v.activity for v in vacuums] == [
+        VacuumActivity.DOCKED,
+        VacuumActivity.CLEANING,
+    ]
+    assert fake_llm.requests == []
