@@ -1,15 +1,31 @@
 """Homes and commands for bench/local_understanding.py, from a public source.
 
-From allenporter/home-assistant-datasets (datasets/assist: home1-us, home2-ru,
-home5-cn and intents/en), the evaluation set people use to compare conversation
-agents on Home Assistant: each home's devices, areas and floors as its
-`_fixtures.yaml` has them (sensors left out unless a command could confuse them),
-and each command as its YAML test says it, with the entities it changes.
+From allenporter/home-assistant-datasets (datasets/assist), the evaluation set
+people use to compare conversation agents on Home Assistant: each home's devices,
+areas and floors as its `_fixtures.yaml` has them (sensors left out unless a command
+could confuse them), and each command as its YAML test says it, with the entities it
+changes. Every command of these files (bench/understanding_more.py holds the second
+half):
+- home1-us: vacuum.yaml, cover-garage.yaml, smart-lock.yaml;
+- home2-ru: water-valve.yaml;
+- home5-cn: fan.yaml;
+- home7-dk: cover-curtain.yaml, media-player.yaml;
+- intents/en: fan_HassTurnOn.yaml, homeassistant_HassTurnOn.yaml,
+  light_HassTurnOn.yaml, light_HassTurnOff.yaml, light_HassLightSet.yaml,
+  cover_HassSetPosition.yaml, vacuum_HassVacuumStart.yaml, valve_HassTurnOff.yaml,
+  todo_HassListAddItem.yaml.
+Left out: home1-us/media-player.yaml (its tests need a nest_hub the fixtures do not
+have, and a satellite's device), dom1-pl (Polish; this bench speaks English), and
+the suburban/urban homes (no fixtures to build them from).
 
 An entity is "domain.object_id|Name|area id"; a command is
-"home|sentence|entity=expected,…" where expected is the new state: on, off,
-cleaning, returning, open, closed, or +1 (an item added to a list).
+"home|sentence|entity=expected,…[|entity=state,…]" where expected is the new state
+(on, off, cleaning, returning, open, closed, locked, unlocked, paused, playing), +1
+(an item added to a list), or what the call carries (understanding_more.py); the
+last field, states set before the command.
 """
+
+from bench.understanding_more import ATTRIBUTES, HOME7_DK, MORE_COMMANDS
 
 HOMES: dict[str, dict[str, object]] = {
     "home1-us": {
@@ -100,6 +116,7 @@ light.porch_light|Porch Light|front_porch
 binary_sensor.motion_sensor|Motion Sensor|front_porch
 """,
     },
+    "home7-dk": HOME7_DK,
     "intents-en": {
         "areas": {
             "kitchen": "Kitchen",
@@ -355,5 +372,14 @@ COMMANDS: list[str] = [
     "intents-en|add apples to my trader joe's list|todo.trader_joes=+1",
     "intents-en|put apples on the trader joe's list|todo.trader_joes=+1",
 ]
-# Commands whose action we ask about first (opening a valve).
-RISKY = frozenset({"open"})
+COMMANDS += MORE_COMMANDS
+__all__ = ["ATTRIBUTES", "COMMANDS", "HOMES", "risky"]
+
+
+def risky(expected: dict[str, str]) -> bool:
+    """Locks, garage doors, and a valve opening: counted apart from the base."""
+    return any(
+        entity_id.startswith(("lock.", "cover.garage"))
+        or (entity_id.startswith("valve.") and state == "open")
+        for entity_id, state in expected.items()
+    )

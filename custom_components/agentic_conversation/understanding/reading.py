@@ -4,7 +4,9 @@ HA's own sentences for the intents we act on, and ours beside them, are matched 
 the device name as a wildcard: "start the vacuum" is HassVacuumStart of "the vacuum",
 whatever the home calls it. Only sentences that name a device are used (an area, a
 floor or "here" stay HA's, whose recognizer already failed on them), and a sentence
-that is nothing but the name ("[the] {name}") is not a command.
+that is nothing but the name ("[the] {name}") is not a command. The one exception is
+cleaning an area ("clean the living room"): its area is one of the home's areas, by
+name or alias, given with each read.
 """
 
 from dataclasses import dataclass
@@ -28,16 +30,20 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "HassTurnOff": ("light", "switch", "fan", "input_boolean"),
     "HassVacuumStart": ("vacuum",),
     "HassVacuumReturnToBase": ("vacuum",),
+    "HassVacuumCleanArea": ("vacuum",),
     "HassLawnMowerStartMowing": ("lawn_mower",),
     "HassLawnMowerDock": ("lawn_mower",),
     "HassListAddItem": ("todo",),
     "HassMediaPause": ("media_player",),
     "HassMediaUnpause": ("media_player",),
+    "HassMediaPlayerMute": ("media_player",),
 }
 # Longer than any command: matching a wildcard costs more the longer the text.
 MAX_CHARS = 200
 # Wildcard lists HA's sentences use besides the name (what is added to a list).
 _ITEM_LISTS = ("todo_list_item", "shopping_list_item")
+# The intent whose sentences name an area, not a device (the device is optional).
+CLEAN_AREA = "HassVacuumCleanArea"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,7 @@ class Reading:
     name: str
     item: str | None
     response: str | None
+    area: str | None = None  # the area id of "clean the living room"
 
 
 class Reader:
@@ -66,25 +73,35 @@ class Reader:
         """The words that may name something (no articles, no "my")."""
         return [w for w in _WORD.findall(text.casefold()) if w not in self._skip]
 
-    def read(self, text: str) -> list[Reading]:
-        """Every reading of the text, each once (none of a text past MAX_CHARS)."""
+    def read(self, text: str, areas: SlotList | None = None) -> list[Reading]:
+        """Every reading of the text, each once (none of a text past MAX_CHARS).
+
+        `areas`: the home's areas (their ids as values), for cleaning an area.
+        """
         if len(text) > MAX_CHARS:
             return []
         said = self._words(text)
         readings: dict[tuple[Any, ...], Reading] = {}
+        lists = self._lists if areas is None else self._lists | {"area": areas}
         for result in recognize_all(
             text,
             self._intents,
-            slot_lists=self._lists,
+            slot_lists=lists,
             language=self._language,
             default_response=None,  # the stage picks HA's words when none is named
         ):
+            area = result.entities.get("area")
+            if (area is not None) != (result.intent.name == CLEAN_AREA):
+                continue  # a device in an area is HA's business; cleaning needs one
             name = result.entities.get("name")
-            if name is None or not isinstance(name.value, str):
+            if name is None and area is not None:
+                object_text = ""  # "clean the kitchen": whichever vacuum cleans it
+            elif name is None or not isinstance(name.value, str):
                 continue
-            object_text = " ".join(name.value.casefold().split()).strip(" .!?")
-            if not object_text or self._words(object_text) == said:
-                continue  # no verb: "the kitchen fan" is a name, not a command
+            else:
+                object_text = " ".join(name.value.casefold().split()).strip(" .!?")
+                if not object_text or self._words(object_text) == said:
+                    continue  # no verb: "the kitchen fan" is a name, not a command
             item = result.entities.get("item")
             domains = (result.intent_metadata or {}).get("agentic_domains") or INTENTS[
                 result.intent.name
@@ -95,8 +112,15 @@ class Reader:
                 name=object_text,
                 item=str(item.value).strip() if item is not None else None,
                 response=result.response,
+                area=str(area.value) if area is not None else None,
             )
-            key = (reading.intent, reading.domains, reading.name, reading.item)
+            key = (
+                reading.intent,
+                reading.domains,
+                reading.name,
+                reading.item,
+                reading.area,
+            )
             readings.setdefault(key, reading)
         return list(readings.values())
 
@@ -165,7 +189,8 @@ def _usable(block: dict[str, Any], intent_name: str) -> dict[str, Any] | None:
     sentences = [
         s
         for s in sentences
-        if "{name}" in s and "{area}" not in s and "{floor}" not in s
+        if "{floor}" not in s
+        and (intent_name == CLEAN_AREA or ("{name}" in s and "{area}" not in s))
     ]
     if not sentences:
         return None

@@ -12,7 +12,7 @@ by its entity id alone) and its domain fits the verb. Then:
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..tools.entities import EntityInfo
 from ..tools.search import profile_of, scored
@@ -36,6 +36,7 @@ class Resolved:
     item: str | None = None
     group: bool = False  # all of them, by their area or floor
     ask: bool = False  # which one of them?
+    area_id: str | None = None  # the area to clean (HassVacuumCleanArea)
 
 
 def object_words(text: str, language: LanguageWords) -> str:
@@ -56,12 +57,15 @@ def covering(
     One of the words must name the entity itself (its name, an alias, or a device
     word of its domain): a place alone ("turn on the kitchen") names no device. A
     media player is named by its own name only: "TV", "speaker" and "music" are
-    device words of every media player.
+    device words of every media player; where the home exposes just one, the words
+    that fit any player ("the music") name it.
     If exactly one of them is called just what the text says, it is that one.
     `by_place`: a place alone will do (an answer to "which one?").
     """
     query = object_words(text, language)
     count, ranked = scored(entities, query, language.language, by_id=False)
+    kinds = [e.domain for e in entities]
+    sole = frozenset(d for d in NAME_ONLY if kinds.count(d) == 1)
     if not count:
         return []
     found = [
@@ -69,17 +73,25 @@ def covering(
         for covered, _score, entity in ranked
         if covered == count
         and (domains is None or entity.domain in domains)
-        and (by_place or _names_it(entity, query, language.language))
+        and (by_place or _names_it(entity, query, language, sole))
     ]
     exact = [e for e in found if query in (n.casefold() for n in (e.name, *e.aliases))]
     return exact if len(exact) == 1 else found
 
 
-def _names_it(entity: EntityInfo, query: str, language: str) -> bool:
+def _names_it(
+    entity: EntityInfo,
+    query: str,
+    words_of_language: LanguageWords,
+    sole: frozenset[str],
+) -> bool:
     """Whether a word of the query is the entity's name word or its device word.
 
-    For a media player, each of its device words must be in its name as well.
+    For a media player, each of its device words must be in its name as well, but
+    for a word that fits any player when it is the home's only one (`sole`).
     """
+    language = words_of_language.language
+    any_one = words_of_language.only_one.get(entity.domain, frozenset())
     words_of = profile_of(entity)
     # A word of its place in its name ("Kitchen ceiling") names the place.
     name_stems = words_of.name_stems - words_of.area_stems - words_of.floor_stems
@@ -91,7 +103,8 @@ def _names_it(entity: EntityInfo, query: str, language: str) -> bool:
             domain == entity.domain for domain, _ in device_kinds(word_stem, language)
         )
         if kind and not in_name and entity.domain in NAME_ONLY:
-            return False
+            if entity.domain not in sole or word not in any_one:
+                return False
         named = named or in_name or kind
     return named
 
@@ -105,6 +118,8 @@ def resolve(
     """The one thing the readings mean in this home, or None."""
     fits: dict[tuple[str, str | None], list[tuple[Reading, list[EntityInfo]]]] = {}
     for reading in readings:
+        if reading.area is not None:
+            continue  # cleaning an area: cleaning.py
         if reading.item is not None and not reading.item.strip():
             continue
         if matches := covering(entities, reading.name, language, reading.domains):
@@ -141,7 +156,7 @@ def resolve(
 
 
 def _with(resolved: Resolved, entities: list[EntityInfo]) -> Resolved:
-    return Resolved(resolved.intent, tuple(entities), resolved.response, resolved.item)
+    return replace(resolved, entities=tuple(entities))
 
 
 def _group(entities: Sequence[EntityInfo]) -> bool:

@@ -12,20 +12,27 @@ against those candidates only (`async_answer_choice`).
 """
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import time
 from typing import Any
 
 from homeassistant.components import conversation
+from homeassistant.components.vacuum.const import VacuumEntityFeature
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr, entity_registry as er, intent
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+    intent,
+)
 from homeassistant.util.hass_dict import HassKey
 
 from ..const import DOMAIN, LOGGER
 from ..tools.entities import ASSISTANT, EntityInfo, exposed_entities
 from ..tools.search_words import async_load
 from ..words.replies import async_phrase
-from .reading import Reading, reader
+from .cleaning import area_floors, area_list, resolve_cleaning
+from .reading import CLEAN_AREA, Reading, reader
 from .resolve import Resolved, covering, resolve
 from .words import LanguageWords, language_words
 
@@ -94,17 +101,16 @@ async def async_understand(
     sentences = reader(language) if words is not None else None
     if words is None or sentences is None:
         return None
-    readings: Sequence[Reading] = sentences.read(user_input.text)
+    readings: Sequence[Reading] = sentences.read(user_input.text, area_list(hass))
     if not readings:
         return None
-    resolved = resolve(
-        readings,
-        exposed_entities(hass),
-        words,
-        _satellite_area(hass, user_input),
-    )
-    if resolved is None:
-        return None
+    entities = exposed_entities(hass)
+    device = resolve(readings, entities, words, _satellite_area(hass, user_input))
+    cleaning = resolve_cleaning(readings, entities, words, area_floors(hass))
+    if (device is None) == (cleaning is None):
+        return None  # nothing fits, or a device and an area to clean: not sure
+    resolved = device or cleaning
+    assert resolved is not None
     if resolved.ask:
         question = await _async_question(hass, language, resolved.entities)
         hass.data.setdefault(_CHOICES, {})[chat_log.conversation_id] = _Choice(
@@ -142,11 +148,8 @@ async def async_answer_choice(
     named = covering(still, user_input.text, words, by_place=True)
     if len(named) != 1:
         return None
-    resolved = choice.resolved
     return await _async_run(
-        hass,
-        Resolved(resolved.intent, (named[0],), resolved.response, resolved.item),
-        execute,
+        hass, replace(choice.resolved, entities=(named[0],), ask=False), execute
     )
 
 
@@ -154,7 +157,15 @@ async def _async_run(
     hass: HomeAssistant, resolved: Resolved, execute: Execute
 ) -> Understood | None:
     """HA's intent with slots HA's own matching resolves to exactly our entities."""
-    slots = _slots(hass, resolved)
+    slots: dict[str, Any] | None = None
+    if resolved.intent == CLEAN_AREA:
+        slots = _area_slots(hass, resolved)
+        if slots is None:  # a vacuum that cannot clean one area: HA's start
+            resolved = replace(
+                resolved, intent="HassVacuumStart", response=None, area_id=None
+            )
+    if slots is None:
+        slots = _slots(hass, resolved)
     if slots is None:
         LOGGER.info(
             "Not running %s: its slots would not name exactly %s",
@@ -204,6 +215,37 @@ def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
         if _matches(hass, option | extra, resolved.entities[0].domain) == wanted:
             return option | extra
     return None
+
+
+def _area_slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
+    """HassVacuumCleanArea's slots, when the vacuum cleans by area and HA finds both.
+
+    HA's handler takes every area called so and the vacuums its name matches (the
+    area's own first): both must be exactly ours.
+    """
+    (vacuum,) = resolved.entities
+    features = int(vacuum.state.attributes.get("supported_features") or 0)
+    area = ar.async_get(hass).async_get_area(resolved.area_id or "")
+    if area is None or not features & VacuumEntityFeature.CLEAN_AREA:
+        return None
+    areas = {a.id for a in intent.find_areas(area.name, ar.async_get(hass))}
+    result = intent.async_match_targets(
+        hass,
+        intent.MatchTargetsConstraints(
+            name=vacuum.name,
+            domains={"vacuum"},
+            features=VacuumEntityFeature.CLEAN_AREA,
+            assistant=ASSISTANT,
+        ),
+        intent.MatchTargetsPreferences(area_id=area.id, floor_id=area.floor_id),
+    )
+    found = {state.entity_id for state in result.states} if result.is_match else set()
+    if areas != {area.id} or found != {vacuum.entity_id}:
+        return None
+    return {
+        "area": {"value": area.name, "text": area.name},
+        "name": {"value": vacuum.name, "text": vacuum.name},
+    }
 
 
 def _matches(hass: HomeAssistant, slots: dict[str, Any], domain: str) -> set[str]:

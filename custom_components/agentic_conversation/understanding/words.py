@@ -5,10 +5,11 @@ intents data lacks (in hassil's template syntax, with HA's expansion rules of th
 language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
-name), and the endings that make a device word plural.
+name), the endings that make a device word plural, and the words that name a
+media player only where the home has just one ("the music").
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 import json
 import logging
@@ -34,6 +35,8 @@ class LanguageWords:
     skip: frozenset[str]
     plural_endings: tuple[str, ...]
     ha: dict[str, Any]  # HA's intents data for the language (may be empty)
+    only_one: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Domain -> words that name its one exposed entity, never one of several."""
 
 
 def supported(language: str) -> bool:
@@ -73,6 +76,10 @@ def language_words(language: str) -> LanguageWords | None:
         skip=skip,
         plural_endings=tuple(data.get("plural_endings", ())),
         ha=ha,
+        only_one={
+            domain: frozenset(str(w).casefold() for w in phrases)
+            for domain, phrases in data.get("only_one_words", {}).items()
+        },
     )
 
 
