@@ -125,7 +125,9 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         if wait := int(
             subentry.data.get(CONF_WAIT_PHRASE_AFTER, DEFAULT_WAIT_PHRASE_AFTER)
         ):
-            deltas = async_with_wait_phrase(hass, user_input.language, deltas, wait)
+            deltas = await async_with_wait_phrase(
+                hass, user_input.language, deltas, wait
+            )
         async for _content in chat_log.async_add_delta_content_stream(agent_id, deltas):
             pass
     except Exception:  # noqa: BLE001 - whatever broke, the user must hear a reply

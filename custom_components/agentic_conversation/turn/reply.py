@@ -111,8 +111,7 @@ async def async_with_wait_phrase(
 ) -> AsyncIterator[Delta]:
     """The deltas, with "One moment." put in when tools run longer than `after` s."""
     phrase: Delta = {"content": await async_phrase(hass, language, "wait_phrase")}
-    async for delta in say_while_waiting(deltas, after, phrase):
-        yield delta
+    return say_while_waiting(deltas, after, phrase)
 
 
 def _ends_on(chat_log: conversation.ChatLog, text: str) -> bool:
