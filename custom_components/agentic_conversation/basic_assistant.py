@@ -24,7 +24,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
-from .named_in_area import one_named
+from .named_in_area import area_without_name, one_named
 from .safety.effects import Effect
 from .safety.risk import intent_effects, risk_of
 from .sentence_triggers import TRIGGER_TOOL, trigger_effects
@@ -217,25 +217,13 @@ async def _async_one_named(
     user_input: conversation.ConversationInput,
 ) -> dict[str, Any] | None:
     """The slots narrowed to the one device of the area the words name, if any."""
+    if area_without_name(name, slots) is None:
+        return None  # most intents: no language data read, no entity listed
     language = user_input.language or hass.config.language
     known = await hass.async_add_executor_job(language_words, language)
     if known is None:
         return None  # without the language's words that name nothing, never guess
-    plurals = frozenset(
-        word
-        for kind in known.device_words.values()
-        for word in kind
-        for ending in known.plural_endings
-        if ending and word.endswith(ending) and word[: -len(ending)] in kind
-    )
-    return one_named(
-        name,
-        slots,
-        user_input.text,
-        exposed_entities(hass),
-        skip=known.skip,
-        plurals=plurals,
-    )
+    return one_named(name, slots, user_input.text, exposed_entities(hass), known)
 
 
 def _names(held: list[tuple[str, dict[str, Any]]]) -> list[str]:

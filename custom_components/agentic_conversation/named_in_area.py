@@ -14,8 +14,16 @@ from typing import Any
 
 from .tools.entities import EntityInfo
 from .tools.near_names import words
+from .understanding.words import LanguageWords
 
 _ON_OFF = frozenset({"HassTurnOn", "HassTurnOff"})
+
+
+def area_without_name(intent_name: str, slots: dict[str, Any]) -> str | None:
+    """The area of an on/off intent that names no device (else None): cheap, first."""
+    if intent_name not in _ON_OFF or "name" in slots:
+        return None
+    return _value(slots.get("area")) or None
 
 
 def one_named(
@@ -23,20 +31,17 @@ def one_named(
     slots: dict[str, Any],
     text: str,
     entities: Iterable[EntityInfo],
-    *,
-    skip: frozenset[str],
-    plurals: frozenset[str],
+    known: LanguageWords,
 ) -> dict[str, Any] | None:
     """The slots with the one device the words name in place of the area; else None.
 
-    `skip`: the language's words that name nothing; `plurals`: its device words in
-    the plural ("lights", "lamps"): said, they mean every one.
+    `known`: the language's words that name nothing (never pick a device) and its
+    device words; one in the plural ("lights", "lamps") means every one.
     """
-    if intent_name not in _ON_OFF or "name" in slots or words(text) & plurals:
+    area = area_without_name(intent_name, slots)
+    if area is None or words(text) & _plurals(known):
         return None
-    area = _value(slots.get("area"))
-    if not area:
-        return None
+    skip = known.skip
     domains = _values(slots.get("domain"))
     place = words(area.replace("_", " "))
     candidates = [
@@ -57,6 +62,17 @@ def one_named(
     narrowed = {key: value for key, value in slots.items() if key != "area"}
     narrowed["name"] = {"value": entity.name, "text": entity.name}
     return narrowed
+
+
+def _plurals(known: LanguageWords) -> frozenset[str]:
+    """The device words that are another device word with a plural ending."""
+    return frozenset(
+        word
+        for kind in known.device_words.values()
+        for word in kind
+        for ending in known.plural_endings
+        if ending and word.endswith(ending) and word[: -len(ending)] in kind
+    )
 
 
 def _value(slot: Any) -> str | None:
