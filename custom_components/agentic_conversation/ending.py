@@ -193,8 +193,8 @@ class ModelAnswer:
 
     result: LoopResult
     streamed: str
-    done: tuple[Action, ...]
     fallback: Fallback
+    """Said if there is no answer; its `done` is what the turn did."""
     read_only: frozenset[str] = frozenset()
     budget: int | None = None
 

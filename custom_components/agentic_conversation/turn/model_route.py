@@ -272,7 +272,6 @@ async def _said(
         return ModelAnswer(
             result,
             streamed,
-            actions_done(result.tool_calls, read_only, record.intents),
             fallback,
             frozenset(read_only),
             budget,

@@ -17,7 +17,7 @@ from homeassistant.util.ulid import ulid_now
 
 from ..agent import ToolCall
 from ..agent.tool_calls import ToolCallRecord, execute_tool_call
-from ..ending import Done, Ending, HeldFailed, Outcome, Phrase, Said
+from ..ending import Done, Ending, Fallback, HeldFailed, Outcome, Phrase, Problem, Said
 from ..safety.answers import (
     Answer,
     HeldWords,
@@ -178,7 +178,8 @@ async def _async_run_held(
     """Run exactly the held calls, into the chat log; what they did."""
     api = chat_log.llm_api
     watch = effects_of(api.llm_context) if api else None
-    said: Said = Phrase("confirmed_done")
+    # Set by the stream once the calls have run; never a "done" by default.
+    said: Said | None = None
     calls = [
         ToolCall(id=ulid_now(), name=action.tool_name, arguments=action.arguments)
         for action in pending.actions
@@ -218,6 +219,8 @@ async def _async_run_held(
 
     async for _content in chat_log.async_add_delta_content_stream(agent_id, _deltas()):
         pass
+    if said is None:  # the chat log stopped reading before the calls were told
+        return Fallback(Problem.UNEXPECTED)
     return said
 
 

@@ -139,7 +139,12 @@ async def _async_answer(
     # Issue 40: an answer that was only data (JSON, YAML, code), or words that only
     # lead to it ("Here it is:"), is said in words after them.
     if words := await async_data_words(
-        hass, language, said.result, answer, said.done, read_only=said.read_only
+        hass,
+        language,
+        said.result,
+        answer,
+        await _async_done(hass, language, said.fallback.done),
+        read_only=said.read_only,
     ):
         return Spoken(words)
     if answer:
