@@ -9,21 +9,42 @@ by its entity id alone) and its domain fits the verb. Then:
   upstairs lights"): the group;
 - two or three: the user is asked which;
 - otherwise, or when readings disagree: nothing (the model's, or HA's "Sorry").
+A device must support what the intent asks of it (a position, a volume, the next
+track). A sentence that names no device ("next song") means the home's only media
+player that can do it, else the only one of those playing (`resolve_unnamed`).
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
+
+from homeassistant.components.cover.const import CoverEntityFeature
+from homeassistant.components.media_player.const import (
+    MediaPlayerEntityFeature,
+    MediaPlayerState,
+)
+from homeassistant.components.valve.const import ValveEntityFeature
 
 from ..tools.entities import EntityInfo
 from ..tools.search import profile_of, scored
 from ..tools.search_words import device_kinds, same_word, stem, words
-from .reading import Reading
+from .reading import UNNAMED, Reading
 from .words import LanguageWords
 
 MAX_CHOICES = 3
 # Domains whose device words fit all of their entities alike (a TV and a speaker are
 # both "media players"): named by their own names only.
 NAME_ONLY = frozenset({"media_player"})
+# What a device must support for the intent, by domain (HA's handlers need it too).
+FEATURES: dict[str, dict[str, int]] = {
+    "HassSetPosition": {
+        "cover": CoverEntityFeature.SET_POSITION,
+        "valve": ValveEntityFeature.SET_POSITION,
+    },
+    "HassSetVolume": {"media_player": MediaPlayerEntityFeature.VOLUME_SET},
+    "HassMediaNext": {"media_player": MediaPlayerEntityFeature.NEXT_TRACK},
+    "HassMediaPrevious": {"media_player": MediaPlayerEntityFeature.PREVIOUS_TRACK},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +58,7 @@ class Resolved:
     group: bool = False  # all of them, by their area or floor
     ask: bool = False  # which one of them?
     area_id: str | None = None  # the area to clean (HassVacuumCleanArea)
+    levels: tuple[tuple[str, int], ...] = ()  # ("position", 50)
 
 
 def object_words(text: str, language: LanguageWords) -> str:
@@ -116,14 +138,15 @@ def resolve(
     satellite_area: str | None,
 ) -> Resolved | None:
     """The one thing the readings mean in this home, or None."""
-    fits: dict[tuple[str, str | None], list[tuple[Reading, list[EntityInfo]]]] = {}
+    fits: dict[tuple[Any, ...], list[tuple[Reading, list[EntityInfo]]]] = {}
     for reading in readings:
-        if reading.area is not None:
-            continue  # cleaning an area: cleaning.py
+        if reading.area is not None or not reading.name:
+            continue  # cleaning an area (cleaning.py), or no device named
         if reading.item is not None and not reading.item.strip():
             continue
-        if matches := covering(entities, reading.name, language, reading.domains):
-            fits.setdefault((reading.intent, reading.item), []).append(
+        able = [e for e in entities if supports(reading.intent, e)]
+        if matches := covering(able, reading.name, language, reading.domains):
+            fits.setdefault((reading.intent, reading.item, reading.levels), []).append(
                 (reading, matches)
             )
     if len(fits) != 1:
@@ -136,23 +159,56 @@ def resolve(
         if not {e.entity_id for e in narrow} <= {e.entity_id for e in wide}:
             return None
     reading, matches = found[0]
-    resolved = Resolved(reading.intent, (), reading.response, reading.item)
+    resolved = Resolved(
+        reading.intent, (), reading.response, reading.item, levels=reading.levels
+    )
     if len(matches) == 1:
         return _with(resolved, matches)
     here = [e for e in matches if satellite_area and e.area_id == satellite_area]
     if len(here) == 1:
         return _with(resolved, here)
     if reading.item is None and _group(matches) and _plural(reading.name, language):
-        return Resolved(reading.intent, tuple(matches), reading.response, group=True)
+        return replace(resolved, entities=tuple(matches), group=True)
     if len(matches) <= MAX_CHOICES:
-        return Resolved(
-            reading.intent,
-            tuple(matches),
-            reading.response,
-            reading.item,
-            ask=True,
-        )
+        return replace(resolved, entities=tuple(matches), ask=True)
     return None
+
+
+def supports(intent: str, entity: EntityInfo) -> bool:
+    """Whether the entity can do what the intent asks (FEATURES)."""
+    needed = FEATURES.get(intent, {}).get(entity.domain)
+    if needed is None:
+        return True
+    features = int(entity.state.attributes.get("supported_features") or 0)
+    return features & needed == needed
+
+
+def resolve_unnamed(
+    readings: Sequence[Reading], entities: Sequence[EntityInfo]
+) -> Resolved | None:
+    """The one player a sentence naming none means ("next song"), or None.
+
+    The home's only exposed one that can do it, else the only one of those playing.
+    """
+    found: dict[tuple[str, tuple[tuple[str, int], ...]], Resolved] = {}
+    for reading in readings:
+        if reading.intent not in UNNAMED or reading.name or reading.area is not None:
+            continue
+        able = [
+            e
+            for e in entities
+            if e.domain in reading.domains and supports(reading.intent, e)
+        ]
+        if len(able) > 1:
+            able = [e for e in able if e.state.state == MediaPlayerState.PLAYING]
+        if len(able) == 1:
+            found[(reading.intent, reading.levels)] = Resolved(
+                reading.intent, tuple(able), reading.response, levels=reading.levels
+            )
+    if len(found) != 1:
+        return None  # no player sure, or two readings disagree
+    (resolved,) = found.values()
+    return resolved
 
 
 def _with(resolved: Resolved, entities: list[EntityInfo]) -> Resolved:

@@ -5,8 +5,9 @@ intents data lacks (in hassil's template syntax, with HA's expansion rules of th
 language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
-name), the endings that make a device word plural, and the words that name a
-media player only where the home has just one ("the music").
+name), the endings that make a device word plural, the words that name a media
+player only where the home has just one ("the music"), and HA's rules that say
+"here".
 """
 
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ class LanguageWords:
     ha: dict[str, Any]  # HA's intents data for the language (may be empty)
     only_one: dict[str, frozenset[str]] = field(default_factory=dict)
     """Domain -> words that name its one exposed entity, never one of several."""
+    here_rules: tuple[str, ...] = ()
+    """HA's expansion rules that say "here" (the satellite's area: HA's business)."""
 
 
 def supported(language: str) -> bool:
@@ -80,6 +83,7 @@ def language_words(language: str) -> LanguageWords | None:
             domain: frozenset(str(w).casefold() for w in phrases)
             for domain, phrases in data.get("only_one_words", {}).items()
         },
+        here_rules=tuple(str(rule) for rule in data.get("here_rules", ())),
     )
 
 
