@@ -305,3 +305,58 @@ async def test_not_sure_left_unrun(
         assert current.state == "playing"
         assert current.attributes.get("media_track", 5) == 5
         assert current.attributes.get("volume_level", 0.8) == 0.8
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "outdoor", "spoken"),
+    [
+        ("en", "pause the music outside", "Outdoor Speakers", "Paused"),
+        ("de", "pausiere die Musik draußen", "Gartenlautsprecher", "Pausiert"),
+        ("es", "pausa la música fuera", "Altavoz terraza", "Reproducción en pausa"),
+        ("nl", "pauzeer de muziek buiten", "Tuin speaker", "Gepauzeerd"),
+        ("it", "metti in pausa la musica fuori", "Casse giardino", "Messo in pausa"),
+    ],
+)
+async def test_the_music_outside_is_the_player_out_of_doors(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    outdoor: str,
+    spoken: str,
+) -> None:
+    """'Outside' is no area: of two players, the one called after a place outdoors."""
+    hass = ha_core
+    out = _Player(outdoor, MediaPlayerState.PLAYING)
+    kitchen = _Player("Kitchen Radio", MediaPlayerState.PLAYING)
+    await _home(hass, out, kitchen)
+    ha = await converse(
+        hass, conversation.HOME_ASSISTANT_AGENT, text, language=language
+    )
+    assert ha.response.response_type.value == "error", speech(ha)
+
+    result = await converse(hass, local, text, language=language)
+
+    assert speech(result) == spoken
+    assert [out.state, kitchen.state] == ["paused", "playing"]
+    assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    "names", [["Kitchen Radio"], ["Outdoor Speakers", "Garden speaker"]]
+)
+async def test_no_one_player_outside_left_unrun(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, names: list[str]
+) -> None:
+    """None out of doors, or two there: 'the music outside' is the model's."""
+    hass = ha_core
+    players = [_Player(name, MediaPlayerState.PLAYING) for name in names]
+    await _home(hass, *players)
+    fake_llm.script([Reply.text("The model answered.")])
+
+    result = await converse(hass, local, "pause the music outside")
+
+    assert speech(result) == "The model answered."
+    assert [p.state for p in players] == ["playing"] * len(players)

@@ -12,11 +12,15 @@ by its entity id alone) and its domain fits the verb. Then:
 A device must support what the intent asks of it (a position, a volume, the next
 track). A sentence that names no device ("next song") means the home's only media
 player that can do it, else the only one of those playing (`resolve_unnamed`).
+"Outside" ("pause the music outside") names no area: where the words name nothing
+as said, they are read again among the devices whose name or area is out of doors
+("Outdoor Speakers", the patio's lights), without that word.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+import unicodedata
 
 from homeassistant.components.cover.const import CoverEntityFeature
 from homeassistant.components.media_player.const import (
@@ -145,7 +149,10 @@ def resolve(
         if reading.item is not None and not reading.item.strip():
             continue
         able = [e for e in entities if supports(reading.intent, e)]
-        if matches := covering(able, reading.name, language, reading.domains):
+        matches = covering(able, reading.name, language, reading.domains)
+        if not matches and (outside := _outside(reading.name, able, language)):
+            matches = covering(outside[1], outside[0], language, reading.domains)
+        if matches:
             fits.setdefault((reading.intent, reading.item, reading.levels), []).append(
                 (reading, matches)
             )
@@ -172,6 +179,47 @@ def resolve(
     if len(matches) <= MAX_CHOICES:
         return replace(resolved, entities=tuple(matches), ask=True)
     return None
+
+
+def _outside(
+    text: str, entities: Sequence[EntityInfo], language: LanguageWords
+) -> tuple[str, list[EntityInfo]] | None:
+    """The words without "outside", and the entities out of doors; None if not said."""
+    said = words(text)
+    if not any(word in language.outside for word in said):
+        return None
+    rest = " ".join(word for word in said if word not in language.outside)
+    out = [e for e in entities if _out_of_doors(e, language.outdoor_places)]
+    return (rest, out) if rest.strip() and out else None
+
+
+def _out_of_doors(entity: EntityInfo, places: tuple[str, ...]) -> bool:
+    """Whether a word of its name or area is out of doors ("Gartenlicht" too).
+
+    A compound counts by a place word of five letters or more at its start or end;
+    "Garderobe" is not a garden.
+    """
+    profile = profile_of(entity)
+    found = profile.name_stems | profile.area_stems
+    for place in places:
+        whole = _folded(place)
+        if whole in found or stem(place) in found:
+            return True
+        if len(whole) >= 5 and any(
+            len(word) > len(whole) and (word.startswith(whole) or word.endswith(whole))
+            for word in found
+        ):
+            return True
+    return False
+
+
+def _folded(word: str) -> str:
+    """A word without case and accents, as the stems of names are ("Außen")."""
+    return "".join(
+        c
+        for c in unicodedata.normalize("NFKD", word.casefold())
+        if not unicodedata.combining(c)
+    )
 
 
 def supports(intent: str, entity: EntityInfo) -> bool:

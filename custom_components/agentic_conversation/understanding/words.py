@@ -6,8 +6,9 @@ language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
 name), the endings that make a device word plural, the words that name a media
-player only where the home has just one ("the music"), and HA's rules that say
-"here".
+player only where the home has just one ("the music"), HA's rules that say
+"here", and the words for out of doors: those said ("outside") and those of the
+names and areas out there ("garden", "patio").
 """
 
 from dataclasses import dataclass, field
@@ -40,6 +41,10 @@ class LanguageWords:
     """Domain -> words that name its one exposed entity, never one of several."""
     here_rules: tuple[str, ...] = ()
     """HA's expansion rules that say "here" (the satellite's area: HA's business)."""
+    outside: frozenset[str] = frozenset()
+    """Words that place a device out of doors ("the music outside")."""
+    outdoor_places: tuple[str, ...] = ()
+    """Words of a name or an area that is out of doors ("Garden", "Outdoor")."""
 
 
 def supported(language: str) -> bool:
@@ -65,6 +70,7 @@ def language_words(language: str) -> LanguageWords | None:
         _LOGGER.debug("No Home Assistant intents for %s: %s", base, err)
         ha = {}
     skip = frozenset(str(w).casefold() for w in data.get("skip", []))
+    outside = data.get("outside") or {}
     words: dict[str, set[str]] = {}
     for domain, phrases in data.get("device_words", {}).items():
         words.setdefault(domain, set()).update(str(p).casefold() for p in phrases)
@@ -84,6 +90,8 @@ def language_words(language: str) -> LanguageWords | None:
             for domain, phrases in data.get("only_one_words", {}).items()
         },
         here_rules=tuple(str(rule) for rule in data.get("here_rules", ())),
+        outside=frozenset(str(w).casefold() for w in outside.get("words", ())),
+        outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
     )
 
 
