@@ -23,7 +23,7 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, converse, speech, state_of
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
 
@@ -54,15 +54,21 @@ class _Cover(CoverEntity):
         self.async_write_ha_state()
 
 
-# name, device class, area (in English, with its names in the other languages)
+# name, device class, area
 _COVERS = {
     "en": [
         ("Smart Curtain", CoverDeviceClass.BLIND, "Living room"),
         ("Bedroom curtains", CoverDeviceClass.CURTAIN, "Bedroom"),
         ("Garage door", CoverDeviceClass.GARAGE, "Hall"),
     ],
-    "de": [("Vorhang Süd", CoverDeviceClass.BLIND, "Living room")],
-    "fr": [("Rideau salon", CoverDeviceClass.BLIND, "Living room")],
+    "de": [
+        ("Vorhang Süd", CoverDeviceClass.BLIND, "Wohnzimmer"),
+        ("Rollladen", CoverDeviceClass.SHUTTER, "Schlafzimmer"),
+    ],
+    "fr": [
+        ("Rideau salon", CoverDeviceClass.BLIND, "Salon"),
+        ("Volet", CoverDeviceClass.SHUTTER, "Chambre"),
+    ],
     "es": [("Cortina del salón", CoverDeviceClass.BLIND, "Living room")],
     "nl": [("Gordijn woonkamer", CoverDeviceClass.BLIND, "Living room")],
     "it": [("Tenda soggiorno", CoverDeviceClass.BLIND, "Living room")],
@@ -70,10 +76,14 @@ _COVERS = {
 
 
 async def _home(
-    hass: HomeAssistant, covers: list[tuple[str, CoverDeviceClass, str]]
+    hass: HomeAssistant,
+    covers: list[tuple[str, CoverDeviceClass, str]],
+    features: CoverEntityFeature = _MOVES,
 ) -> dict[str, str]:
     """The covers in their areas, exposed; their entity ids by name."""
-    entities = [_Cover(name, device_class) for name, device_class, _area in covers]
+    entities = [
+        _Cover(name, device_class, features) for name, device_class, _area in covers
+    ]
     setup_test_component_platform(hass, "cover", entities)
     for component in ("homeassistant", "intent", "conversation"):
         assert await async_setup_component(hass, component, {})
@@ -124,6 +134,9 @@ async def local(ha_core: HomeAssistant, fake_llm: FakeLLM) -> str:
         ("en", "set the living room curtains to 50%", "Smart Curtain", 50),
         ("en", "set the curtain in the living room to 30 percent", "Smart Curtain", 30),
         ("en", "set the living room curtains to fifty percent", "Smart Curtain", 50),
+        ("en", "open the curtain to 20% in the living room", "Smart Curtain", 20),
+        ("de", "fahre den Vorhang auf 50 Prozent im Wohnzimmer", "Vorhang Süd", 50),
+        ("fr", "règle le rideau à 50 % dans le salon", "Rideau salon", 50),
         ("de", "stelle den Vorhang auf 50 Prozent", "Vorhang Süd", 50),
         ("fr", "règle le rideau à 50 %", "Rideau salon", 50),
         ("es", "pon la cortina al 50%", "Cortina del salón", 50),
@@ -204,26 +217,17 @@ async def test_a_cover_without_positions_is_not_set(
 ) -> None:
     """The one curtain cannot take a position: nothing is run on it."""
     hass = ha_core
-    curtain = _Cover(
-        "Smart Curtain",
-        CoverDeviceClass.BLIND,
+    ids = await _home(
+        hass,
+        [("Smart Curtain", CoverDeviceClass.BLIND, "Living room")],
         CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE,
     )
-    setup_test_component_platform(hass, "cover", [curtain])
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
-    assert curtain.entity_id is not None
-    async_expose_entity(hass, conversation.DOMAIN, curtain.entity_id, True)
     fake_llm.script([Reply.text("The model answered.")])
 
     result = await converse(hass, local, "set the curtains to 50%")
 
     assert speech(result) == "The model answered."
-    state = hass.states.get(curtain.entity_id)
-    assert state is not None
-    assert state.state == "closed"
+    assert [state_of(hass, entity_id) for entity_id in ids.values()] == ["closed"]
 
 
 async def test_the_garage_door_to_a_level_is_asked(
@@ -239,3 +243,25 @@ async def test_the_garage_door_to_a_level_is_asked(
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
     assert speech(result) == "Shall I open Garage door?"
     assert fake_llm.requests == []
+
+
+async def test_a_level_in_the_words_is_never_dropped(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """'Open the curtains to 50% in the bedroom' on a curtain without positions.
+
+    Read as opening "the curtains to 50% in the bedroom" it would open it fully: the
+    level read wins, the curtain cannot take it, and the model is asked.
+    """
+    hass = ha_core
+    ids = await _home(
+        hass,
+        [("Bedroom curtains", CoverDeviceClass.BLIND, "Bedroom")],
+        CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE,
+    )
+    fake_llm.script([Reply.text("The model answered.")])
+
+    result = await converse(hass, local, "open the curtains to 50% in the bedroom")
+
+    assert speech(result) == "The model answered."
+    assert [state_of(hass, entity_id) for entity_id in ids.values()] == ["closed"]

@@ -117,6 +117,10 @@ class Reader:
                 continue
             else:
                 object_text = " ".join(name.value.casefold().split()).strip(" .!?")
+                if (place := result.entities.get("place")) is not None:
+                    # "the curtains to 50% in the bedroom": the place is the name's
+                    object_text = f"{object_text} {str(place.value).casefold()}"
+                    object_text = object_text.strip(" .!?")
                 if not object_text or self._words(object_text) == said:
                     continue  # no verb: "the kitchen fan" is a name, not a command
             item = result.entities.get("item")
@@ -212,6 +216,7 @@ def reader(language: str) -> Reader | None:
         intents,
         {
             "name": WildcardSlotList("name"),
+            "place": WildcardSlotList("place"),
             "area": TextSlotList("area", []),
             "floor": TextSlotList("floor", []),
         },

@@ -141,7 +141,13 @@ def resolve(
     language: LanguageWords,
     satellite_area: str | None,
 ) -> Resolved | None:
-    """The one thing the readings mean in this home, or None."""
+    """The one thing the readings mean in this home, or None.
+
+    Where a level was read ("to 50%"), a reading that left it in its object ("open
+    the curtains to 50% in …" as opening them) misses part of the command: not used.
+    """
+    if any(reading.levels for reading in readings):
+        readings = [reading for reading in readings if reading.levels]
     fits: dict[tuple[Any, ...], list[tuple[Reading, list[EntityInfo]]]] = {}
     for reading in readings:
         if reading.area is not None or not reading.name:
