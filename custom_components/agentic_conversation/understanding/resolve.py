@@ -238,11 +238,16 @@ def supports(intent: str, entity: EntityInfo) -> bool:
 
 
 def resolve_unnamed(
-    readings: Sequence[Reading], entities: Sequence[EntityInfo]
+    readings: Sequence[Reading],
+    entities: Sequence[EntityInfo],
+    satellite_area: str | None,
 ) -> Resolved | None:
     """The one player a sentence naming none means ("next song"), or None.
 
     The home's only exposed one that can do it, else the only one of those playing.
+    Where the satellite's area has such players, only they are meant (Home
+    Assistant's own reading, which failed on them: a paused one is not skipped over
+    for one playing elsewhere).
     """
     found: dict[tuple[str, tuple[tuple[str, int], ...]], Resolved] = {}
     for reading in readings:
@@ -253,6 +258,8 @@ def resolve_unnamed(
             for e in entities
             if e.domain in reading.domains and supports(reading.intent, e)
         ]
+        if here := [e for e in able if satellite_area and e.area_id == satellite_area]:
+            able = here
         if len(able) > 1:
             able = [e for e in able if e.state.state == MediaPlayerState.PLAYING]
         if len(able) == 1:

@@ -105,12 +105,13 @@ async def async_understand(
     if not readings:
         return None
     entities = exposed_entities(hass)
+    here = _satellite_area(hass, user_input)
     found = [
         resolved
         for resolved in (
-            resolve(readings, entities, words, _satellite_area(hass, user_input)),
+            resolve(readings, entities, words, here),
             resolve_cleaning(readings, entities, words, area_floors(hass)),
-            resolve_unnamed(readings, entities),
+            resolve_unnamed(readings, entities, here),
         )
         if resolved is not None
     ]
