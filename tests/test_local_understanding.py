@@ -183,6 +183,24 @@ async def test_two_fans_called_fan_asked_and_the_answer_carried(
     assert fake_llm.requests == []
 
 
+async def test_the_lights_outside_asked(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """The porch light and the path lights are out of doors: asked, none run yet."""
+    hass = home
+    await _ha_says_sorry(hass, "turn on the lights outside")
+    before = states(hass)
+
+    asked = await converse(hass, local, "turn on the lights outside")
+
+    assert speech(asked) == "Path lights or Porch light?"
+    assert states(hass) == before
+    done = await converse(hass, local, "the porch", asked.conversation_id)
+    assert speech(done) == "Turned on the light"
+    assert states(hass) == before | {"light.porch": "on"}
+    assert fake_llm.requests == []
+
+
 async def test_an_answer_that_names_none_of_them_is_a_new_request(
     home: HomeAssistant, fake_llm: FakeLLM, local: str
 ) -> None:

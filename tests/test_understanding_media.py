@@ -4,70 +4,25 @@
 where the home exposes just one, "the music" is that one. "Stop" a player is HA's
 pause, "resume playing" its unpause, and "mute" runs HA's own mute: no model asked,
 and a second player makes "the music" the model's again.
+
+"Outside" names no area: "the music outside" is the one player whose name or area is
+out of doors; none or two there, or other words, are the model's.
 """
 
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.media_player import MediaPlayerEntity
-from homeassistant.components.media_player.const import (
-    MediaPlayerEntityFeature,
-    MediaPlayerState,
-)
+from homeassistant.components.media_player.const import MediaPlayerState
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
+from tests.understanding_players import Player, async_build_players
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
-
-
-class _Player(MediaPlayerEntity):
-    """A player that plays, pauses and mutes when told."""
-
-    _attr_supported_features = (
-        MediaPlayerEntityFeature.PLAY
-        | MediaPlayerEntityFeature.PAUSE
-        | MediaPlayerEntityFeature.VOLUME_MUTE
-        | MediaPlayerEntityFeature.VOLUME_SET
-    )
-
-    def __init__(self, name: str, state: MediaPlayerState) -> None:
-        self._attr_name = name
-        self._attr_unique_id = name.lower().replace(" ", "_")
-        self._attr_state = state
-        self._attr_is_volume_muted = False
-
-    async def async_media_pause(self) -> None:
-        self._attr_state = MediaPlayerState.PAUSED
-        self.async_write_ha_state()
-
-    async def async_media_play(self) -> None:
-        self._attr_state = MediaPlayerState.PLAYING
-        self.async_write_ha_state()
-
-    async def async_mute_volume(self, mute: bool) -> None:
-        self._attr_is_volume_muted = mute
-        self.async_write_ha_state()
-
-
-async def _home(hass: HomeAssistant, *players: _Player) -> None:
-    setup_test_component_platform(hass, "media_player", list(players))
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(
-        hass, "media_player", {"media_player": {"platform": "test"}}
-    )
-    await hass.async_block_till_done()
-    for player in players:
-        assert player.entity_id is not None
-        async_expose_entity(hass, conversation.DOMAIN, player.entity_id, True)
 
 
 @pytest.fixture
@@ -100,8 +55,8 @@ async def test_the_only_player(
 ) -> None:
     """HA's agent fails; ours runs HA's intent on the one player, no model asked."""
     hass = ha_core
-    player = _Player("Outdoor Speakers", state)
-    await _home(hass, player)
+    player = Player("Outdoor Speakers", state)
+    await async_build_players(hass, player)
     ha = await converse(hass, conversation.HOME_ASSISTANT_AGENT, text)
     assert ha.response.response_type.value == "error", speech(ha)
     assert player.state == state
@@ -122,13 +77,74 @@ async def test_two_players_or_the_wrong_word_left_unrun(
 ) -> None:
     """Two players: 'the music' is either; 'the TV' is not the one speaker."""
     hass = ha_core
-    players = [_Player("Outdoor Speakers", MediaPlayerState.PLAYING)]
+    players = [Player("Outdoor Speakers", MediaPlayerState.PLAYING)]
     if "music" in text:
-        players.append(_Player("Kitchen Radio", MediaPlayerState.PLAYING))
-    await _home(hass, *players)
+        players.append(Player("Kitchen Radio", MediaPlayerState.PLAYING))
+    await async_build_players(hass, *players)
     fake_llm.script([Reply.text("The model answered.")])
 
     result = await converse(hass, local, text)
 
     assert speech(result) == "The model answered."
     assert [p.state for p in players] == [MediaPlayerState.PLAYING] * len(players)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "outdoor", "spoken"),
+    [
+        ("en", "pause the music outside", "Outdoor Speakers", "Paused"),
+        ("de", "pausiere die Musik draußen", "Gartenlautsprecher", "Pausiert"),
+        ("es", "pausa la música fuera", "Altavoz terraza", "Reproducción en pausa"),
+        ("nl", "pauzeer de muziek buiten", "Tuin speaker", "Gepauzeerd"),
+        ("it", "metti in pausa la musica fuori", "Casse giardino", "Messo in pausa"),
+    ],
+)
+async def test_the_music_outside_is_the_player_out_of_doors(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    outdoor: str,
+    spoken: str,
+) -> None:
+    """'Outside' is no area: of two players, the one called after a place outdoors."""
+    hass = ha_core
+    out = Player(outdoor, MediaPlayerState.PLAYING)
+    kitchen = Player("Kitchen Radio", MediaPlayerState.PLAYING)
+    await async_build_players(hass, out, kitchen)
+    ha = await converse(
+        hass, conversation.HOME_ASSISTANT_AGENT, text, language=language
+    )
+    assert ha.response.response_type.value == "error", speech(ha)
+
+    result = await converse(hass, local, text, language=language)
+
+    assert speech(result) == spoken
+    assert [out.state, kitchen.state] == ["paused", "playing"]
+    assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("names", "text"),
+    [
+        (["Kitchen Radio"], "pause the music outside"),
+        (["Outdoor Speakers", "Garden speaker"], "pause the music outside"),
+        (["Outdoor Speakers", "Kitchen Radio"], "pause the music out there"),
+        (["Outdoor Speakers", "Kitchen Radio"], "pause the music in the garden"),
+    ],
+)
+async def test_no_one_player_outside_left_unrun(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, names: list[str], text: str
+) -> None:
+    """None out of doors, two there, or words not for it: the model's."""
+    hass = ha_core
+    players = [Player(name, MediaPlayerState.PLAYING) for name in names]
+    await async_build_players(hass, *players)
+    fake_llm.script([Reply.text("The model answered.")])
+
+    result = await converse(hass, local, text)
+
+    assert speech(result) == "The model answered."
+    assert [p.state for p in players] == ["playing"] * len(players)

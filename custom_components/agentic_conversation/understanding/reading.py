@@ -37,13 +37,25 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "HassMediaPause": ("media_player",),
     "HassMediaUnpause": ("media_player",),
     "HassMediaPlayerMute": ("media_player",),
+    "HassSetPosition": ("cover", "valve"),
+    "HassSetVolume": ("media_player",),
+    "HassMediaNext": ("media_player",),
+    "HassMediaPrevious": ("media_player",),
 }
+# Intents whose sentences may name no device ("next song", "turn the volume down to
+# 50%"): HA reads them for the satellite's area only; we read them for the one player
+# that fits (resolve.py).
+UNNAMED = frozenset({"HassMediaNext", "HassMediaPrevious", "HassSetVolume"})
+# The levels a sentence carries to its intent (HA's slot names, 0 to 100).
+LEVELS = ("position", "volume_level")
 # Longer than any command: matching a wildcard costs more the longer the text.
 MAX_CHARS = 200
 # Wildcard lists HA's sentences use besides the name (what is added to a list).
 _ITEM_LISTS = ("todo_list_item", "shopping_list_item")
 # The intent whose sentences name an area, not a device (the device is optional).
 CLEAN_AREA = "HassVacuumCleanArea"
+# Stands for a rule that must never match (a word nobody says).
+_NEVER = "agenticneverheard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +68,17 @@ class Reading:
     item: str | None
     response: str | None
     area: str | None = None  # the area id of "clean the living room"
+    levels: tuple[tuple[str, int], ...] = ()  # ("position", 50)
 
 
 class Reader:
     """A language's sentences, compiled once."""
 
     def __init__(
-        self, intents: Intents, lists: dict[str, SlotList], skip: frozenset[str]
+        self,
+        intents: Intents,
+        lists: dict[str, SlotList],
+        skip: frozenset[str],
     ) -> None:
         """Keep the compiled sentences, their wildcard lists, the words to skip."""
         self._intents = intents
@@ -94,18 +110,24 @@ class Reader:
             if (area is not None) != (result.intent.name == CLEAN_AREA):
                 continue  # a device in an area is HA's business; cleaning needs one
             name = result.entities.get("name")
-            if name is None and area is not None:
-                object_text = ""  # "clean the kitchen": whichever vacuum cleans it
+            metadata = result.intent_metadata or {}
+            if name is None and (area is not None or metadata.get("agentic_unnamed")):
+                object_text = ""  # "clean the kitchen", "next song": resolve.py
             elif name is None or not isinstance(name.value, str):
                 continue
             else:
                 object_text = " ".join(name.value.casefold().split()).strip(" .!?")
+                if (place := result.entities.get("place")) is not None:
+                    # "the curtains to 50% in the bedroom": the place is the name's
+                    object_text = f"{object_text} {str(place.value).casefold()}"
+                    object_text = object_text.strip(" .!?")
                 if not object_text or self._words(object_text) == said:
                     continue  # no verb: "the kitchen fan" is a name, not a command
             item = result.entities.get("item")
-            domains = (result.intent_metadata or {}).get("agentic_domains") or INTENTS[
-                result.intent.name
-            ]
+            domains = metadata.get("agentic_domains") or INTENTS[result.intent.name]
+            levels = _levels(result.entities)
+            if levels is None:
+                continue
             reading = Reading(
                 intent=result.intent.name,
                 domains=frozenset(domains),
@@ -113,6 +135,7 @@ class Reader:
                 item=str(item.value).strip() if item is not None else None,
                 response=result.response,
                 area=str(area.value) if area is not None else None,
+                levels=levels,
             )
             key = (
                 reading.intent,
@@ -120,6 +143,7 @@ class Reader:
                 reading.name,
                 reading.item,
                 reading.area,
+                reading.levels,
             )
             readings.setdefault(key, reading)
         return list(readings.values())
@@ -127,6 +151,21 @@ class Reader:
     @property
     def _language(self) -> str:
         return str(self._intents.language)
+
+
+def _levels(entities: dict[str, Any]) -> tuple[tuple[str, int], ...] | None:
+    """The levels read ("to 50%"), or None when one is not a number from 0 to 100."""
+    levels: list[tuple[str, int]] = []
+    for slot in LEVELS:
+        if (entity := entities.get(slot)) is None:
+            continue
+        value = entity.value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if not 0 <= value <= 100:
+            return None
+        levels.append((slot, int(value)))
+    return tuple(levels)
 
 
 @cache
@@ -141,7 +180,7 @@ def reader(language: str) -> Reader | None:
         if intent_name not in INTENTS:
             continue
         for block in intent.get("data", []):
-            if (usable := _usable(block, intent_name)) is not None:
+            if (usable := _usable(block, intent_name, words.here_rules)) is not None:
                 blocks.setdefault(intent_name, []).append(usable)
     for block in words.sentences:
         intent_name = str(block.get("intent"))
@@ -150,7 +189,11 @@ def reader(language: str) -> Reader | None:
         blocks.setdefault(intent_name, []).append(
             {
                 "sentences": list(block.get("sentences", [])),
-                "metadata": {"agentic_domains": list(block.get("domains", []))},
+                "metadata": {
+                    "agentic_domains": list(block.get("domains", [])),
+                    "agentic_unnamed": intent_name in UNNAMED
+                    and bool(block.get("unnamed")),
+                },
             }
         )
     data = {
@@ -173,6 +216,7 @@ def reader(language: str) -> Reader | None:
         intents,
         {
             "name": WildcardSlotList("name"),
+            "place": WildcardSlotList("place"),
             "area": TextSlotList("area", []),
             "floor": TextSlotList("floor", []),
         },
@@ -180,18 +224,33 @@ def reader(language: str) -> Reader | None:
     )
 
 
-def _usable(block: dict[str, Any], intent_name: str) -> dict[str, Any] | None:
-    """An HA sentence block that names a device, with the domains it fits."""
+def _usable(
+    block: dict[str, Any], intent_name: str, here: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """An HA sentence block that names a device, with the domains it fits.
+
+    For an intent that may name none (UNNAMED), HA's block for the satellite's area
+    is read too, but never a sentence that says "here" (`here`: those rules).
+    """
     sentences = [str(s) for s in block.get("sentences", [])]
     context = block.get("requires_context") or {}
-    if "area" in context or "floor" in context:
+    unnamed = intent_name in UNNAMED and context == {"area": {"slot": True}}
+    if ("area" in context or "floor" in context) and not unnamed:
         return None  # "here": the satellite's area, HA's own business
-    sentences = [
-        s
-        for s in sentences
-        if "{floor}" not in s
-        and (intent_name == CLEAN_AREA or ("{name}" in s and "{area}" not in s))
-    ]
+    if unnamed:
+        sentences = [s for s in sentences if not _mentions(s, "name", "area", "floor")]
+        for rule in here:  # "here" said: not read; left out: read
+            sentences = [s.replace(f"<{rule}>", _NEVER) for s in sentences]
+    else:
+        sentences = [
+            s
+            for s in sentences
+            if "{floor}" not in s
+            and (
+                intent_name == CLEAN_AREA
+                or (_mentions(s, "name") and "{area}" not in s)
+            )
+        ]
     if not sentences:
         return None
     domains = context.get("domain") or (block.get("slots") or {}).get("domain")
@@ -202,5 +261,11 @@ def _usable(block: dict[str, Any], intent_name: str) -> dict[str, Any] | None:
         "response": block.get("response"),
         "metadata": {
             "agentic_domains": list(domains or INTENTS[intent_name]),
+            "agentic_unnamed": unnamed,
         },
     }
+
+
+def _mentions(sentence: str, *slots: str) -> bool:
+    """Whether a sentence has one of these slots (German rules wrap them: <name>)."""
+    return any(f"{{{slot}}}" in sentence or f"<{slot}>" in sentence for slot in slots)

@@ -9,21 +9,46 @@ by its entity id alone) and its domain fits the verb. Then:
   upstairs lights"): the group;
 - two or three: the user is asked which;
 - otherwise, or when readings disagree: nothing (the model's, or HA's "Sorry").
+A device must support what the intent asks of it (a position, a volume, the next
+track). A sentence that names no device ("next song") means the home's only media
+player that can do it, else the only one of those playing (`resolve_unnamed`).
+"Outside" ("pause the music outside") names no area: where the words name nothing
+as said, they are read again among the devices whose name or area is out of doors
+("Outdoor Speakers", the patio's lights), without that word.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
+import unicodedata
+
+from homeassistant.components.cover.const import CoverEntityFeature
+from homeassistant.components.media_player.const import (
+    MediaPlayerEntityFeature,
+    MediaPlayerState,
+)
+from homeassistant.components.valve.const import ValveEntityFeature
 
 from ..tools.entities import EntityInfo
 from ..tools.search import profile_of, scored
 from ..tools.search_words import device_kinds, same_word, stem, words
-from .reading import Reading
+from .reading import UNNAMED, Reading
 from .words import LanguageWords
 
 MAX_CHOICES = 3
 # Domains whose device words fit all of their entities alike (a TV and a speaker are
 # both "media players"): named by their own names only.
 NAME_ONLY = frozenset({"media_player"})
+# What a device must support for the intent, by domain (HA's handlers need it too).
+FEATURES: dict[str, dict[str, int]] = {
+    "HassSetPosition": {
+        "cover": CoverEntityFeature.SET_POSITION,
+        "valve": ValveEntityFeature.SET_POSITION,
+    },
+    "HassSetVolume": {"media_player": MediaPlayerEntityFeature.VOLUME_SET},
+    "HassMediaNext": {"media_player": MediaPlayerEntityFeature.NEXT_TRACK},
+    "HassMediaPrevious": {"media_player": MediaPlayerEntityFeature.PREVIOUS_TRACK},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +62,7 @@ class Resolved:
     group: bool = False  # all of them, by their area or floor
     ask: bool = False  # which one of them?
     area_id: str | None = None  # the area to clean (HassVacuumCleanArea)
+    levels: tuple[tuple[str, int], ...] = ()  # ("position", 50)
 
 
 def object_words(text: str, language: LanguageWords) -> str:
@@ -115,15 +141,25 @@ def resolve(
     language: LanguageWords,
     satellite_area: str | None,
 ) -> Resolved | None:
-    """The one thing the readings mean in this home, or None."""
-    fits: dict[tuple[str, str | None], list[tuple[Reading, list[EntityInfo]]]] = {}
+    """The one thing the readings mean in this home, or None.
+
+    Where a level was read ("to 50%"), a reading that left it in its object ("open
+    the curtains to 50% in …" as opening them) misses part of the command: not used.
+    """
+    if any(reading.levels for reading in readings):
+        readings = [reading for reading in readings if reading.levels]
+    fits: dict[tuple[Any, ...], list[tuple[Reading, list[EntityInfo]]]] = {}
     for reading in readings:
-        if reading.area is not None:
-            continue  # cleaning an area: cleaning.py
+        if reading.area is not None or not reading.name:
+            continue  # cleaning an area (cleaning.py), or no device named
         if reading.item is not None and not reading.item.strip():
             continue
-        if matches := covering(entities, reading.name, language, reading.domains):
-            fits.setdefault((reading.intent, reading.item), []).append(
+        able = [e for e in entities if supports(reading.intent, e)]
+        matches = covering(able, reading.name, language, reading.domains)
+        if not matches and (outside := _outside(reading.name, able, language)):
+            matches = covering(outside[1], outside[0], language, reading.domains)
+        if matches:
+            fits.setdefault((reading.intent, reading.item, reading.levels), []).append(
                 (reading, matches)
             )
     if len(fits) != 1:
@@ -136,23 +172,104 @@ def resolve(
         if not {e.entity_id for e in narrow} <= {e.entity_id for e in wide}:
             return None
     reading, matches = found[0]
-    resolved = Resolved(reading.intent, (), reading.response, reading.item)
+    resolved = Resolved(
+        reading.intent, (), reading.response, reading.item, levels=reading.levels
+    )
     if len(matches) == 1:
         return _with(resolved, matches)
     here = [e for e in matches if satellite_area and e.area_id == satellite_area]
     if len(here) == 1:
         return _with(resolved, here)
     if reading.item is None and _group(matches) and _plural(reading.name, language):
-        return Resolved(reading.intent, tuple(matches), reading.response, group=True)
+        return replace(resolved, entities=tuple(matches), group=True)
     if len(matches) <= MAX_CHOICES:
-        return Resolved(
-            reading.intent,
-            tuple(matches),
-            reading.response,
-            reading.item,
-            ask=True,
-        )
+        return replace(resolved, entities=tuple(matches), ask=True)
     return None
+
+
+def _outside(
+    text: str, entities: Sequence[EntityInfo], language: LanguageWords
+) -> tuple[str, list[EntityInfo]] | None:
+    """The words without "outside", and the entities out of doors; None if not said."""
+    said = words(text)
+    if not any(word in language.outside for word in said):
+        return None
+    rest = " ".join(word for word in said if word not in language.outside)
+    out = [e for e in entities if _out_of_doors(e, language.outdoor_places)]
+    return (rest, out) if rest.strip() and out else None
+
+
+def _out_of_doors(entity: EntityInfo, places: tuple[str, ...]) -> bool:
+    """Whether a word of its name or area is out of doors ("Gartenlicht" too).
+
+    A compound counts by a place word of five letters or more at its start or end;
+    "Garderobe" is not a garden.
+    """
+    profile = profile_of(entity)
+    found = profile.name_stems | profile.area_stems
+    for place in places:
+        whole = _folded(place)
+        if whole in found or stem(place) in found:
+            return True
+        if len(whole) >= 5 and any(
+            len(word) > len(whole) and (word.startswith(whole) or word.endswith(whole))
+            for word in found
+        ):
+            return True
+    return False
+
+
+def _folded(word: str) -> str:
+    """A word without case and accents, as the stems of names are ("Außen")."""
+    return "".join(
+        c
+        for c in unicodedata.normalize("NFKD", word.casefold())
+        if not unicodedata.combining(c)
+    )
+
+
+def supports(intent: str, entity: EntityInfo) -> bool:
+    """Whether the entity can do what the intent asks (FEATURES)."""
+    needed = FEATURES.get(intent, {}).get(entity.domain)
+    if needed is None:
+        return True
+    features = int(entity.state.attributes.get("supported_features") or 0)
+    return features & needed == needed
+
+
+def resolve_unnamed(
+    readings: Sequence[Reading],
+    entities: Sequence[EntityInfo],
+    satellite_area: str | None,
+) -> Resolved | None:
+    """The one player a sentence naming none means ("next song"), or None.
+
+    The home's only exposed one that can do it, else the only one of those playing.
+    Where the satellite's area has such players, only they are meant (Home
+    Assistant's own reading, which failed on them: a paused one is not skipped over
+    for one playing elsewhere).
+    """
+    found: dict[tuple[str, tuple[tuple[str, int], ...]], Resolved] = {}
+    for reading in readings:
+        if reading.intent not in UNNAMED or reading.name or reading.area is not None:
+            continue
+        able = [
+            e
+            for e in entities
+            if e.domain in reading.domains and supports(reading.intent, e)
+        ]
+        if here := [e for e in able if satellite_area and e.area_id == satellite_area]:
+            able = here
+        if len(able) > 1:
+            able = [e for e in able if e.state.state == MediaPlayerState.PLAYING]
+        if len(able) == 1:
+            found[(reading.intent, reading.levels)] = Resolved(
+                reading.intent, tuple(able), reading.response, levels=reading.levels
+            )
+    if len(found) != 1:
+        return None  # no player sure, or two readings disagree
+    (resolved,) = found.values()
+    return resolved
 
 
 def _with(resolved: Resolved, entities: list[EntityInfo]) -> Resolved:

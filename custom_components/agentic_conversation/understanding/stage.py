@@ -33,7 +33,7 @@ from ..tools.search_words import async_load
 from ..words.replies import async_phrase
 from .cleaning import area_floors, area_list, resolve_cleaning
 from .reading import CLEAN_AREA, Reading, reader
-from .resolve import Resolved, covering, resolve
+from .resolve import Resolved, covering, resolve, resolve_unnamed
 from .words import LanguageWords, language_words
 
 # How long a "which one?" waits for its answer.
@@ -105,12 +105,19 @@ async def async_understand(
     if not readings:
         return None
     entities = exposed_entities(hass)
-    device = resolve(readings, entities, words, _satellite_area(hass, user_input))
-    cleaning = resolve_cleaning(readings, entities, words, area_floors(hass))
-    if (device is None) == (cleaning is None):
-        return None  # nothing fits, or a device and an area to clean: not sure
-    resolved = device or cleaning
-    assert resolved is not None
+    here = _satellite_area(hass, user_input)
+    found = [
+        resolved
+        for resolved in (
+            resolve(readings, entities, words, here),
+            resolve_cleaning(readings, entities, words, area_floors(hass)),
+            resolve_unnamed(readings, entities, here),
+        )
+        if resolved is not None
+    ]
+    if len(found) != 1:
+        return None  # nothing fits, or two ways of reading it: not sure
+    (resolved,) = found
     if resolved.ask:
         question = await _async_question(hass, language, resolved.entities)
         hass.data.setdefault(_CHOICES, {})[chat_log.conversation_id] = _Choice(
@@ -198,8 +205,12 @@ def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
         extra["domain"] = {"value": [first.domain]}
     if resolved.item is not None:
         extra["item"] = {"value": resolved.item, "text": resolved.item}
+    for slot, level in resolved.levels:
+        extra[slot] = {"value": level, "text": str(level)}
     options: list[dict[str, Any]] = []
     if resolved.group:
+        # An area alone would let HA's handler act on every kind in it.
+        extra["domain"] = {"value": [first.domain]}
         if first.area_id and all(e.area_id == first.area_id for e in resolved.entities):
             options.append({"area": {"value": first.area_id, "text": first.area}})
         if first.floor and all(e.floor == first.floor for e in resolved.entities):

@@ -5,8 +5,10 @@ intents data lacks (in hassil's template syntax, with HA's expansion rules of th
 language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
-name), the endings that make a device word plural, and the words that name a
-media player only where the home has just one ("the music").
+name), the endings that make a device word plural, the words that name a media
+player only where the home has just one ("the music"), HA's rules that say
+"here", and the words for out of doors: those said ("outside") and those of the
+names and areas out there ("garden", "patio").
 """
 
 from dataclasses import dataclass, field
@@ -37,6 +39,12 @@ class LanguageWords:
     ha: dict[str, Any]  # HA's intents data for the language (may be empty)
     only_one: dict[str, frozenset[str]] = field(default_factory=dict)
     """Domain -> words that name its one exposed entity, never one of several."""
+    here_rules: tuple[str, ...] = ()
+    """HA's expansion rules that say "here" (the satellite's area: HA's business)."""
+    outside: frozenset[str] = frozenset()
+    """Words that place a device out of doors ("the music outside")."""
+    outdoor_places: tuple[str, ...] = ()
+    """Words of a name or an area that is out of doors ("Garden", "Outdoor")."""
 
 
 def supported(language: str) -> bool:
@@ -62,6 +70,7 @@ def language_words(language: str) -> LanguageWords | None:
         _LOGGER.debug("No Home Assistant intents for %s: %s", base, err)
         ha = {}
     skip = frozenset(str(w).casefold() for w in data.get("skip", []))
+    outside = data.get("outside") or {}
     words: dict[str, set[str]] = {}
     for domain, phrases in data.get("device_words", {}).items():
         words.setdefault(domain, set()).update(str(p).casefold() for p in phrases)
@@ -80,6 +89,9 @@ def language_words(language: str) -> LanguageWords | None:
             domain: frozenset(str(w).casefold() for w in phrases)
             for domain, phrases in data.get("only_one_words", {}).items()
         },
+        here_rules=tuple(str(rule) for rule in data.get("here_rules", ())),
+        outside=frozenset(str(w).casefold() for w in outside.get("words", ())),
+        outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
     )
 
 

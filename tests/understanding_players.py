@@ -1,0 +1,97 @@
+"""Media players for tests of our understanding: they do at once what they are told."""
+
+from pytest_homeassistant_custom_component.common import setup_test_component_platform
+
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.media_player import MediaPlayerEntity
+from homeassistant.components.media_player.const import (
+    MediaPlayerEntityFeature,
+    MediaPlayerState,
+)
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+
+class Player(MediaPlayerEntity):
+    """A player that plays, pauses, mutes, skips and sets its volume when told."""
+
+    _attr_supported_features = (
+        MediaPlayerEntityFeature.PLAY
+        | MediaPlayerEntityFeature.PAUSE
+        | MediaPlayerEntityFeature.VOLUME_MUTE
+        | MediaPlayerEntityFeature.VOLUME_SET
+        | MediaPlayerEntityFeature.NEXT_TRACK
+        | MediaPlayerEntityFeature.PREVIOUS_TRACK
+    )
+
+    def __init__(
+        self,
+        name: str,
+        state: MediaPlayerState,
+        features: MediaPlayerEntityFeature | None = None,
+    ) -> None:
+        """A player called `name`, in this state; all features unless told."""
+        self._attr_name = name
+        self._attr_unique_id = name.lower().replace(" ", "_")
+        self._attr_state = state
+        self._attr_is_volume_muted = False
+        self._attr_volume_level = 0.8
+        self._attr_media_track = 5
+        if features is not None:
+            self._attr_supported_features = features
+
+    async def async_media_pause(self) -> None:
+        """Pause."""
+        self._attr_state = MediaPlayerState.PAUSED
+        self.async_write_ha_state()
+
+    async def async_media_play(self) -> None:
+        """Play."""
+        self._attr_state = MediaPlayerState.PLAYING
+        self.async_write_ha_state()
+
+    async def async_mute_volume(self, mute: bool) -> None:
+        """Mute or unmute."""
+        self._attr_is_volume_muted = mute
+        self.async_write_ha_state()
+
+    async def async_set_volume_level(self, volume: float) -> None:
+        """Set the volume (0 to 1)."""
+        self._attr_volume_level = volume
+        self.async_write_ha_state()
+
+    async def async_media_next_track(self) -> None:
+        """The next track."""
+        self._attr_media_track = (self._attr_media_track or 0) + 1
+        self.async_write_ha_state()
+
+    async def async_media_previous_track(self) -> None:
+        """The previous track."""
+        self._attr_media_track = (self._attr_media_track or 0) - 1
+        self.async_write_ha_state()
+
+
+async def async_build_players(hass: HomeAssistant, *players: Player) -> None:
+    """A home of these players, exposed."""
+    setup_test_component_platform(hass, "media_player", list(players))
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(
+        hass, "media_player", {"media_player": {"platform": "test"}}
+    )
+    await hass.async_block_till_done()
+    for player in players:
+        assert player.entity_id is not None
+        async_expose_entity(hass, conversation.DOMAIN, player.entity_id, True)
+
+
+def heard(hass: HomeAssistant, player: Player) -> tuple[str, int, float]:
+    """The player's state, track and volume as the house shows them."""
+    current = hass.states.get(player.entity_id or "")
+    assert current is not None
+    return (
+        current.state,
+        int(current.attributes["media_track"]),
+        float(current.attributes["volume_level"]),
+    )
