@@ -21,7 +21,7 @@ logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
 
 @pytest.fixture(autouse=True)
 async def enable_event_loop_debug() -> None:
-    """asyncio's debug mode only with AGENTIC_ASYNCIO_DEBUG=1 (the test plugin's is always).
+    """The loop in asyncio's debug mode only with AGENTIC_ASYNCIO_DEBUG=1 (unlike the plugin).
 
     In debug mode CPython's C futures record the whole stack, source lines read from
     disk, at every future and task made: a third of the suite's time, measured. What it
