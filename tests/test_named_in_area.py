@@ -17,7 +17,7 @@ from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
-from tests.fake_llm import FakeLLM
+from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech, state_of
 
 WALL, LAMP, BATH = "light.wall_lights", "light.lamp_by_the_log_burner", "light.bath"
@@ -68,8 +68,14 @@ def _lights(hass: HomeAssistant) -> tuple[str, str, str]:
 @pytest.mark.parametrize(
     ("text", "wall", "lamp", "said"),
     [
-        # One device named by a word of its name: that one only.
-        ("turn on the lamp in the snug", "off", "on", "Turned on the lights"),
+        # One device named by a word of its name: that one only, and said so (HA's
+        # sentence would say "Turned on the lights").
+        (
+            "turn on the lamp in the snug",
+            "off",
+            "on",
+            "I turned on Lamp by the log burner.",
+        ),
         # All the area's lights, as Home Assistant reads it.
         ("turn on the lights in the snug", "on", "on", "Turned on the lights"),
         ("turn on the snug lights", "on", "on", "Turned on the lights"),
@@ -95,3 +101,21 @@ async def test_the_device_the_words_name_is_the_one(
     assert _lights(hass) == (wall, lamp, "off")
     assert speech(result) == said
     assert len(fake_llm.requests) == before
+
+
+async def test_with_the_model_down_the_one_device_is_said_too(
+    snug: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No model answers: HA's own agent runs it on the lamp, and the lamp is named."""
+    hass = snug
+    agent = await add_agent(hass, fake_llm)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    fake_llm.script([Reply.error(500)] * 2)
+
+    result = await converse(hass, agent, "turn on the lamp in the snug")
+
+    assert _lights(hass) == ("off", "on", "off")
+    assert speech(result) == (
+        "The AI service isn't available, so I used the basic assistant:"
+        " I turned on Lamp by the log burner."
+    )

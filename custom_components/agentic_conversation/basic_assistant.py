@@ -72,6 +72,9 @@ class LocalOutcome:
     """What a held sentence trigger would set off (its automations)."""
     ours: bool = False
     """Our understanding placed the command, not HA's recognizer."""
+    narrowed: bool = False
+    """Run on the one device the words name, not all HA's sentence meant: HA's words
+    ("Turned on the lights") say more than ran."""
 
     @property
     def answered(self) -> bool:
@@ -121,6 +124,7 @@ async def async_run_local_route(
     held: list[tuple[str, dict[str, Any]]] = []
     left: list[str] = []
     held_effects: list[Effect] = []
+    narrowed_to_one = False
 
     def trigger_guard(trigger: Any) -> bool:
         # An automation's sentence ("open sesame") is as risky as what it sets off.
@@ -134,6 +138,7 @@ async def async_run_local_route(
         return False
 
     async def guard(name: str, slots: dict[str, Any]) -> intent.IntentResponse | None:
+        nonlocal narrowed_to_one
         recognised.append(name)
         if (
             narrowed := await _async_one_named(hass, name, slots, user_input)
@@ -143,6 +148,7 @@ async def async_run_local_route(
             # execution's own: HA builds them anew for each intent).
             slots.clear()
             slots.update(narrowed)
+            narrowed_to_one = True
         if name in left_to_model:
             left.append(name)
             not_run = intent.IntentResponse(language=language)
@@ -201,7 +207,13 @@ async def async_run_local_route(
     speech = response.speech.get("plain", {}).get("speech")
     text = speech.strip() if isinstance(speech, str) and speech.strip() else None
     if response.response_type is not intent.IntentResponseType.ERROR:
-        return LocalOutcome(LocalStatus.DONE, text, recognised, ours=ours is not None)
+        return LocalOutcome(
+            LocalStatus.DONE,
+            text,
+            recognised,
+            ours=ours is not None,
+            narrowed=narrowed_to_one,
+        )
     LOGGER.info("The basic assistant answered with an error: %s", text)
     status = {
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,

@@ -175,12 +175,14 @@ class NotAsked:
 class HomeSaid:
     """Home Assistant's own agent's words, said only if the house shows them true.
 
-    After `preface` (a phrase key with `{speech}`) when no model answered.
+    After `preface` (a phrase key with `{speech}`) when no model answered; `fits`:
+    False when the words say more than ran (told by the house's effects instead).
     """
 
     speech: str
     effects: tuple[EntityEffect, ...]
     preface: str = ""
+    fits: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ words also name exactly one of those devices ("Lamp by the log burner": "lamp" i
 its name and no other's), the intent runs on that one by name. Words that name
 nothing in the language (`the`, `in`…) and the area's own words never pick one, and a
 device word in the plural ("the lights in the snug") means them all: nothing changes.
-Home Assistant's own words follow its sentence ("Turned on the lights").
+Home Assistant's own words follow its sentence ("Turned on the lights"): the user
+hears what the house shows instead (`LocalOutcome.narrowed`).
 """
 
 from collections.abc import Iterable

@@ -42,6 +42,7 @@ async def async_local_fallback(
             said,
             tuple(await turn.effects.async_wait()),
             preface=local_preface_key(error),
+            fits=not outcome.narrowed,
         ),
         asked=outcome.status is LocalStatus.ASKED,
     )

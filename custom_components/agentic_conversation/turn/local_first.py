@@ -108,7 +108,11 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         if outcome.status is LocalStatus.DONE and outcome.speech:
             # HA's words only when the house shows them true.
             return Ending(
-                HomeSaid(outcome.speech, tuple(await turn.effects.async_wait()))
+                HomeSaid(
+                    outcome.speech,
+                    tuple(await turn.effects.async_wait()),
+                    fits=not outcome.narrowed,
+                )
             )
         return Ending(Words(outcome.speech or ""))
     if outcome.status is LocalStatus.ASKED and outcome.speech:

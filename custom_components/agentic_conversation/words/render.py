@@ -119,7 +119,7 @@ async def _async_done(hass: HomeAssistant, language: str, done: Done) -> list[Ac
 async def _async_home_said(hass: HomeAssistant, language: str, said: HomeSaid) -> str:
     """HA's own words when the house shows them true, else what it shows."""
     speech = said.speech
-    if not all_done(said.effects):
+    if not said.fits or not all_done(said.effects):
         speech = await async_render_done(
             hass, language, await async_effect_actions(hass, language, said.effects)
         )
