@@ -24,6 +24,7 @@ from .runtime import (
 )
 from .safety.pipelines import async_check_pipelines, async_watch_pipelines
 from .tools import async_register_llm_api
+from .understanding.stage import async_words
 from .usage.budgets import async_forget_budgets, async_start_budgets
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION, Platform.SENSOR, Platform.TODO)
@@ -126,6 +127,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: AgenticConfigEntry) -> b
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     # A server that is down is probed when it answers again (routes.py).
     async_start_checks(hass, entry, probe=down is None)
+    # Our reading of the home's language (HA's intents read from disk, our sentences
+    # compiled): now, not in the first command HA's own sentences miss (0.2–0.7 s).
+    entry.async_create_background_task(
+        hass, async_words(hass, hass.config.language), f"{DOMAIN} language words"
+    )
     async_watch_pipelines(hass)
     return True
 
