@@ -9,7 +9,7 @@ the turn's own records already say what happened, and a second call could answer
 with data again.
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 import json
 import re
 from typing import Any
@@ -51,14 +51,15 @@ async def async_data_words(
     language: str,
     result: LoopResult,
     answer: str,
-    done: Sequence[Action],
+    told_done: Callable[[], Awaitable[Sequence[Action]]],
     *,
     read_only: Collection[str] = (),
 ) -> str | None:
     """The words for a final answer that was data, or words leading to it (else None).
 
     `answer`: what is left of it to speak, said before ours when it ends on a colon
-    ("Here is the state:"); `done`: what the turn's calls changed; `read_only`: the
+    ("Here is the state:"); `told_done`: what the turn's calls changed (worded only
+    for an answer that is data); `read_only`: the
     tools that only read. A failed action is told before this (`actions_failed`), so
     one failing here was done by a later try: only the model's slips and failed reads
     are told.
@@ -72,6 +73,7 @@ async def async_data_words(
     _, blocks = split_data(strip_reasoning(result.text))
     if not blocks:
         return None
+    done = await told_done()
     failed = [
         record
         for record in result.tool_calls

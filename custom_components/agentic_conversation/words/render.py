@@ -143,7 +143,7 @@ async def _async_answer(
         language,
         said.result,
         answer,
-        await _async_done(hass, language, said.fallback.done),
+        lambda: _async_done(hass, language, said.fallback.done),
         read_only=said.read_only,
     ):
         return Spoken(words)
