@@ -183,21 +183,50 @@ async def test_two_fans_called_fan_asked_and_the_answer_carried(
     assert fake_llm.requests == []
 
 
-async def test_the_lights_outside_asked(
-    home: HomeAssistant, fake_llm: FakeLLM, local: str
+@pytest.mark.parametrize(
+    ("text", "question", "answer", "done_said", "changed"),
+    [
+        # The porch light and the path lights are out of doors: asked, none run yet.
+        (
+            "turn on the lights outside",
+            "Path lights or Porch light?",
+            "the porch",
+            "Turned on the light",
+            {"light.porch": "on"},
+        ),
+        # The lock in the hall is called Entry: a risky one is asked, run on yes.
+        (
+            "unlock the hall lock",
+            "Shall I unlock Entry?",
+            "yes",
+            "I unlocked Entry.",
+            {"lock.entry": "unlocked"},
+        ),
+    ],
+)
+async def test_asked_first_then_run_on_the_answer(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    text: str,
+    question: str,
+    answer: str,
+    done_said: str,
+    changed: dict[str, str],
 ) -> None:
-    """The porch light and the path lights are out of doors: asked, none run yet."""
+    """HA's own agent says sorry; ours asks, and runs only what the answer means."""
     hass = home
-    await _ha_says_sorry(hass, "turn on the lights outside")
+    await _ha_says_sorry(hass, text)
     before = states(hass)
 
-    asked = await converse(hass, local, "turn on the lights outside")
+    asked = await converse(hass, local, text)
 
-    assert speech(asked) == "Path lights or Porch light?"
+    assert speech(asked) == question
     assert states(hass) == before
-    done = await converse(hass, local, "the porch", asked.conversation_id)
-    assert speech(done) == "Turned on the light"
-    assert states(hass) == before | {"light.porch": "on"}
+    done = await converse(hass, local, answer, asked.conversation_id)
+    assert speech(done) == done_said
+    assert states(hass) == before | changed
     assert fake_llm.requests == []
 
 
@@ -246,24 +275,6 @@ async def test_the_satellites_area_first(
 
     assert speech(result) == "Turned on the fan"
     assert states(hass) == before | {"fan.kitchen_fan": "on"}
-    assert fake_llm.requests == []
-
-
-async def test_a_risky_one_is_asked(
-    home: HomeAssistant, fake_llm: FakeLLM, local: str
-) -> None:
-    """'unlock the hall lock' (the lock in the hall is called Entry): asked, and run on yes."""
-    hass = home
-    await _ha_says_sorry(hass, "unlock the hall lock")
-    before = states(hass)
-
-    asked = await converse(hass, local, "unlock the hall lock")
-
-    assert speech(asked) == "Shall I unlock Entry?"
-    assert states(hass) == before
-    done = await converse(hass, local, "yes", asked.conversation_id)
-    assert speech(done) == "I unlocked Entry."
-    assert states(hass) == before | {"lock.entry": "unlocked"}
     assert fake_llm.requests == []
 
 

@@ -212,19 +212,35 @@ async def test_no_cover_for_sure_left_unrun(
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
 
 
+@pytest.mark.parametrize(
+    ("text", "curtain"),
+    [
+        # The one curtain cannot take a position: nothing is run on it.
+        ("set the curtains to 50%", ("Smart Curtain", "Living room")),
+        # Read as opening "the curtains to 50% in the bedroom" it would open it
+        # fully: the level read wins, the curtain cannot take it, the model is asked.
+        ("open the curtains to 50% in the bedroom", ("Bedroom curtains", "Bedroom")),
+    ],
+)
 async def test_a_cover_without_positions_is_not_set(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    text: str,
+    curtain: tuple[str, str],
 ) -> None:
-    """The one curtain cannot take a position: nothing is run on it."""
+    """A level asked of a curtain that cannot take one: never run without it."""
     hass = ha_core
+    name, area = curtain
     ids = await _home(
         hass,
-        [("Smart Curtain", CoverDeviceClass.BLIND, "Living room")],
+        [(name, CoverDeviceClass.BLIND, area)],
         CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE,
     )
     fake_llm.script([Reply.text("The model answered.")])
 
-    result = await converse(hass, local, "set the curtains to 50%")
+    result = await converse(hass, local, text)
 
     assert speech(result) == "The model answered."
     assert [state_of(hass, entity_id) for entity_id in ids.values()] == ["closed"]
@@ -243,25 +259,3 @@ async def test_the_garage_door_to_a_level_is_asked(
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
     assert speech(result) == "Shall I open Garage door?"
     assert fake_llm.requests == []
-
-
-async def test_a_level_in_the_words_is_never_dropped(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
-) -> None:
-    """'Open the curtains to 50% in the bedroom' on a curtain without positions.
-
-    Read as opening "the curtains to 50% in the bedroom" it would open it fully: the
-    level read wins, the curtain cannot take it, and the model is asked.
-    """
-    hass = ha_core
-    ids = await _home(
-        hass,
-        [("Bedroom curtains", CoverDeviceClass.BLIND, "Bedroom")],
-        CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE,
-    )
-    fake_llm.script([Reply.text("The model answered.")])
-
-    result = await converse(hass, local, "open the curtains to 50% in the bedroom")
-
-    assert speech(result) == "The model answered."
-    assert [state_of(hass, entity_id) for entity_id in ids.values()] == ["closed"]
