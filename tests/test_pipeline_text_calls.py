@@ -111,3 +111,35 @@ async def test_a_call_in_reasoning_or_prose_runs_nothing_and_is_heard_as_words(
     assert output["response"]["speech"]["plain"]["speech"] == heard
     assert state_of(hass, PORCH) == STATE_OFF
     assert len(fake_llm.requests) == 1
+
+
+async def test_reasoning_opened_in_the_prompt_is_heard_once_at_most(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """A template that opens the reasoning block in the prompt (`…</think>answer`).
+
+    The first answer's thoughts stream before their end shows (they are in the chat
+    log, and heard, before anything tells them apart); from then on the agent waits
+    for the block's end and the satellite hears the answer alone.
+    """
+    hass = ha_core
+    thoughts = "The user greets me. I should answer briefly. "
+    fake_llm.script(
+        [
+            Reply.text(f"{thoughts}</think>\n\nHello!", chunk_size=4),
+            Reply.text(
+                f"{thoughts}Maybe a joke? No.</think>\n\nHello again!", chunk_size=4
+            ),
+        ]
+    )
+    client = await hass_client()
+
+    await run_pipeline(hass, pipeline, client, "hello")
+    output, _ = await run_pipeline(hass, pipeline, client, "hello again")
+
+    assert recorder.said == [f"{thoughts}\n\nHello!", "Hello again!"]
+    assert output["response"]["speech"]["plain"]["speech"] == "Hello again!"

@@ -205,3 +205,40 @@ def test_strange_and_huge_text_is_cleaned_without_raising() -> None:
         cleaner.feed(huge[i : i + 4096]) for i in range(0, len(huge), 4096)
     )
     assert streamed + cleaner.flush() == "\ud800OK \udfff"
+
+
+def _stream_opened(chunks: list[str]) -> tuple[list[str], str]:
+    """Each delta's spoken words, and the end's, for a model whose template opens reasoning."""
+    cleaner = SpeechStreamCleaner(reasoning_opened=True)
+    return [cleaner.feed(chunk) for chunk in chunks], cleaner.flush()
+
+
+@pytest.mark.parametrize("first", range(1, len("</think>") + 1))
+def test_reasoning_opened_in_the_prompt_is_never_streamed(first: int) -> None:
+    """Known to open its reasoning in the prompt: nothing is said before its end shows."""
+    raw = "The user wants the porch light. I will say so.</think>\n\nIt is on."
+    cut = raw.index("</think>") + first
+    fed, end = _stream_opened(
+        ["The user wants", raw[len("The user wants") : cut], raw[cut:]]
+    )
+    assert fed[:2] == ["", ""]
+    assert "".join(fed) + end == "It is on."
+
+
+@pytest.mark.parametrize(
+    ("chunks", "spoken"),
+    [
+        # No reasoning this time: all of it is said, at the end.
+        (["The porch ", "light is on."], "The porch light is on."),
+        # The model opened the block itself: what it wrote before it is the answer.
+        (["Sure. <thi", "nk>plan</think> The light is on."], "Sure. The light is on."),
+        # An empty block opened in the prompt.
+        (["</think>", "\n\nDone."], "Done."),
+    ],
+)
+def test_reasoning_opened_in_the_prompt_other_answers(
+    chunks: list[str], spoken: str
+) -> None:
+    """What such a model writes without a block's end, or with its own block."""
+    fed, end = _stream_opened(chunks)
+    assert "".join(fed) + end == spoken

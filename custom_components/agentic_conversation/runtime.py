@@ -38,6 +38,9 @@ class AgenticRuntimeData:
     """The spending budget of each agent and AI task that has one, by subentry id."""
     sees_images: dict[str, bool | None] = field(default_factory=dict)
     """Whether the server says each model takes images (None: it does not say)."""
+    reasoning_opened: set[str] = field(default_factory=set)
+    """The agents (subentry ids) whose model's text started inside a reasoning block
+    its template opened in the prompt: their words wait for the block's end."""
 
 
 type AgenticConfigEntry = ConfigEntry[AgenticRuntimeData]

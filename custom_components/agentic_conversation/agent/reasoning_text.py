@@ -68,12 +68,18 @@ class ReasoningFilter:
     one, so a tag cut anywhere is still found and ordinary text passes at once. A
     closing tag without its opening one drops what had not passed yet (all of it when
     it comes first: the block was opened in the prompt).
+
+    `opened`: this model's template opens the block in the prompt (seen before), so
+    its text waits until the block's end shows; one that never shows was no reasoning
+    (all of it is said at the end).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, opened: bool = False) -> None:
         """Nothing seen yet."""
         self._kept = ""  # the end of the last piece: may begin a tag
         self._close: str | None = None  # inside a block: the tag ending it
+        # Opened in the prompt: the text so far, until a closing tag shows.
+        self._unsure: list[str] | None = [] if opened else None
 
     def feed(self, delta: str) -> str:
         """Take a piece of streamed text; return its answer text that can pass now."""
@@ -82,7 +88,14 @@ class ReasoningFilter:
         position = 0
         for match in _TAG.finditer(text):
             tag = match.group()
-            if self._close is None:
+            if self._unsure is not None:
+                if tag in STRAY_CLOSES:  # all before it was reasoning
+                    self._unsure, position = None, match.end()
+                elif tag in PAIRS:  # the model opened it itself: no block before
+                    passed.extend([*self._unsure, text[position : match.start()]])
+                    self._unsure = None
+                    self._close, position = PAIRS[tag], match.end()
+            elif self._close is None:
                 if tag in PAIRS:
                     passed.append(text[position : match.start()])
                     self._close, position = PAIRS[tag], match.end()
@@ -92,7 +105,9 @@ class ReasoningFilter:
             elif tag == self._close:
                 self._close, position = None, match.end()
         keep = _tag_start_at_end(text, position)
-        if self._close is None:
+        if self._unsure is not None:
+            self._unsure.append(text[position : len(text) - keep])
+        elif self._close is None:
             passed.append(text[position : len(text) - keep])
         self._kept = text[len(text) - keep :]
         return "".join(passed)
@@ -100,7 +115,16 @@ class ReasoningFilter:
     def flush(self) -> str:
         """At the end: the answer text still kept back (an open block is dropped)."""
         kept, self._kept = self._kept, ""
+        if self._unsure is not None:  # no block showed its end: all was the answer
+            unsure, self._unsure = self._unsure, None
+            return "".join(unsure) + kept
         return "" if self._close is not None else kept
+
+
+def opened_in_prompt(text: str) -> bool:
+    """Whether the text starts inside a reasoning block: a closing tag comes first."""
+    first = _TAG.search(text)
+    return first is not None and first.group() in STRAY_CLOSES
 
 
 def _tag_start_at_end(text: str, position: int) -> int:

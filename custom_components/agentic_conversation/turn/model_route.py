@@ -27,6 +27,7 @@ from ..agent import (
     ToolCallRecord,
     ToolCallsRequested,
 )
+from ..agent.reasoning_text import opened_in_prompt
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_HISTORY_TOKENS,
@@ -93,6 +94,9 @@ class _TurnRecord:
     """The agent's route state: the Route sensor counts repaired tool calls."""
     effects: EffectWatch | None = None
     """What the turn's actions targeted; the words wait for it (bounded)."""
+    reasoning_opened: set[str] = field(default_factory=set)
+    """The connection's agents whose template opens reasoning in the prompt."""
+    subentry_id: str = ""
 
 
 async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
@@ -110,6 +114,8 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         max_tokens=int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
         route=turn.entry.runtime_data.routes.get(subentry.subentry_id),
         effects=turn.effects,
+        reasoning_opened=turn.entry.runtime_data.reasoning_opened,
+        subentry_id=subentry.subentry_id,
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
@@ -157,8 +163,12 @@ async def _deltas(
     Once an action has failed, the model's words wait: an answer after it may claim
     what did not happen, and the reply stage decides what is said (`_finish`).
     """
-    voice = Voice(record.max_tokens)
+    voice = Voice(
+        record.max_tokens,
+        reasoning_opened=record.subentry_id in record.reasoning_opened,
+    )
     streamed = ""
+    written = ""  # the model call's own text, reasoning and all
     read_only = read_only_tools(record.chat_log.llm_api)
     held: str | None = None  # the words waiting, once an action failed
     async for event in events:
@@ -173,10 +183,12 @@ async def _deltas(
             case LLMCallStarted():
                 if (tail := voice.flush()) and held is None:
                     yield {"content": tail}
-                streamed = ""
+                _learn_reasoning(record, written)
+                streamed = written = ""
                 held = None if held is None else ""
                 yield {"role": "assistant"}
             case TextDelta(text=text):
+                written += text
                 if (spoken := voice.feed(text)) and held is not None:
                     held += spoken
                 elif spoken:
@@ -210,11 +222,25 @@ async def _deltas(
                     held = ""
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
+                _learn_reasoning(record, written)
                 if (tail := voice.flush()) and held is None:
                     streamed += tail
                     yield {"content": tail}
                 record.result = result
                 record.said = await _said(result, streamed, record, voice.budget)
+
+
+def _learn_reasoning(record: _TurnRecord, written: str) -> None:
+    """A model call that started inside reasoning: the agent's next words wait for its end.
+
+    The pieces of this one before its end showed were in the chat log already.
+    """
+    if record.subentry_id not in record.reasoning_opened and opened_in_prompt(written):
+        LOGGER.info(
+            "The model's text starts inside a reasoning block its template opened;"
+            " its words now wait for the block's end"
+        )
+        record.reasoning_opened.add(record.subentry_id)
 
 
 async def _said(

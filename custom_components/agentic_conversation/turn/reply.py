@@ -87,10 +87,15 @@ async def async_problem_result(
 class Voice:
     """The model's streamed text as it will be heard: cleaned, within the budget."""
 
-    def __init__(self, max_tokens: int) -> None:
-        """A voice for a reply of at most `max_tokens` tokens."""
+    def __init__(self, max_tokens: int, *, reasoning_opened: bool = False) -> None:
+        """A voice for a reply of at most `max_tokens` tokens.
+
+        `reasoning_opened`: the model's template opens reasoning in the prompt (its
+        text is held until the block's end shows).
+        """
         self.budget = speech_budget(max_tokens)
-        self._cleaner = SpeechStreamCleaner(self.budget)
+        self._opened = reasoning_opened
+        self._cleaner = SpeechStreamCleaner(self.budget, reasoning_opened=self._opened)
 
     def feed(self, text: str) -> str:
         """What of the text so far may be spoken now."""
@@ -99,7 +104,7 @@ class Voice:
     def flush(self) -> str:
         """The rest, at the end of one model call; the next starts anew."""
         tail = self._cleaner.flush()
-        self._cleaner = SpeechStreamCleaner(self.budget)
+        self._cleaner = SpeechStreamCleaner(self.budget, reasoning_opened=self._opened)
         return tail
 
 

@@ -123,14 +123,19 @@ class SpeechStreamCleaner:
     whole sentences are released, and past it nothing.
     """
 
-    def __init__(self, budget: int | None = None) -> None:
-        """Start with nothing pending; `budget`: the characters that may be spoken."""
+    def __init__(
+        self, budget: int | None = None, *, reasoning_opened: bool = False
+    ) -> None:
+        """Start with nothing pending; `budget`: the characters that may be spoken.
+
+        `reasoning_opened`: the model's template opens reasoning in the prompt.
+        """
         self._budget = budget
         self._spoken = 0
         self._unsaid = ""  # the unfinished sentence near the end of the budget
         self._cut = False
         self._pending = ""
-        self._reasoning = ReasoningFilter()
+        self._reasoning = ReasoningFilter(opened=reasoning_opened)
         self._released_any = False
         self._at_line_start = True
         # Trailing whitespace is held back until more words follow, so the spoken
