@@ -229,6 +229,7 @@ class FakeLLM:
         probe_tool_reply: How the server answers the tool probe: by default with a
             tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
             ignores tools.
+        probe_stream_reply: How it answers the streaming probe ("ok").
         warm_requests: The integration's prompt cache warm-ups (not in `requests`),
             answered with one word.
         props_body: If set, `GET /props` answers with it (llama.cpp's server).
@@ -248,6 +249,7 @@ class FakeLLM:
         self.warm_requests: list[dict[str, Any]] = []
         self.holds: list[bool] = []
         self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
+        self.probe_stream_reply = Reply.text("ok")
         self.props_body: Any = None
         self.show_body: Any = None
         self._script: deque[Reply] = deque()
@@ -360,7 +362,7 @@ class FakeLLM:
             if body.get("tools"):
                 reply = self.probe_tool_reply
             else:
-                reply = Reply.text("ok")
+                reply = self.probe_stream_reply
             return await self._serve(request, body, reply)
         if _is_warm_up(body):
             self.warm_requests.append(body)

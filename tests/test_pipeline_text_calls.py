@@ -143,3 +143,31 @@ async def test_reasoning_opened_in_the_prompt_is_heard_once_at_most(
 
     assert recorder.said == [f"{thoughts}\n\nHello!", "Hello again!"]
     assert output["response"]["speech"]["plain"]["speech"] == "Hello again!"
+
+
+@pytest.fixture
+def thinks_in_prompt(fake_llm: FakeLLM) -> None:
+    """A template that opens reasoning in the prompt: the start-up probe shows it."""
+    fake_llm.probe_stream_reply = Reply.text("The user wants ok.</think>ok")
+
+
+async def test_reasoning_opened_in_the_prompt_seen_at_start_up_is_never_heard(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    thinks_in_prompt: None,
+    recorder: RecordingTTS,
+    pipeline: Any,
+    *,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """The endpoint check saw the block's end first: the first answer is heard alone."""
+    hass = ha_core
+    await hass.async_block_till_done(wait_background_tasks=True)
+    fake_llm.script(
+        [Reply.text("The user greets me. Be brief.</think>\n\nHello!", chunk_size=4)]
+    )
+
+    output, _ = await run_pipeline(hass, pipeline, await hass_client(), "hello")
+
+    assert recorder.said == ["Hello!"]
+    assert output["response"]["speech"]["plain"]["speech"] == "Hello!"

@@ -85,6 +85,9 @@ async def async_check_agent(
     # Requests are fitted to the server's context where it tells it.
     found = replace(found, context_tokens=await provider.async_context_size())
     entry.runtime_data.capabilities[subentry.subentry_id] = found
+    if found.reasoning_opened:
+        # Only ever set, as the turns learn it too (turn/model_route.py).
+        entry.runtime_data.reasoning_opened.add(subentry.subentry_id)
     if found.calls_as_text and (
         route := entry.runtime_data.routes.get(subentry.subentry_id)
     ):

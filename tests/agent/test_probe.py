@@ -60,3 +60,20 @@ async def test_an_unreachable_server_is_unknown_not_unsupported() -> None:
     assert found.tools is None
     assert found.streaming is None
     await provider.close()
+
+
+async def test_a_reasoning_block_opened_in_the_prompt_is_seen(
+    fake_llm: FakeLLM, provider: OpenAICompatibleProvider
+) -> None:
+    """The probe's answer shows the block's end first; an ordinary one does not."""
+    found = await probe_endpoint(provider)
+    assert found.reasoning_opened is False
+
+    fake_llm.probe_stream_reply = Reply.text("Say ok.</think>\n\nok")
+    found = await probe_endpoint(provider)
+    assert found.reasoning_opened is True
+
+    # A block the model opens itself is seen whole: nothing waits for it.
+    fake_llm.probe_stream_reply = Reply.text("<think>Say ok.</think>ok")
+    found = await probe_endpoint(provider)
+    assert found.reasoning_opened is False

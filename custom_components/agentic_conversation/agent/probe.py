@@ -15,6 +15,7 @@ import logging
 from .errors import LLMBadRequestError, LLMError
 from .messages import user_message
 from .provider import LLMProvider
+from .reasoning_text import opened_in_prompt
 from .tool_calls import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
@@ -39,6 +40,8 @@ class EndpointCapabilities:
     """The context size the server runs the model with, where it tells."""
     calls_as_text: bool = False
     """The model called the tool by writing the call as text (tools is True)."""
+    reasoning_opened: bool = False
+    """The model's text started inside a reasoning block its template opened."""
 
 
 async def probe_endpoint(
@@ -50,17 +53,24 @@ async def probe_endpoint(
 ) -> EndpointCapabilities:
     """Probe tool calling and streaming (each only if asked for); never raises."""
     notes: list[str] = []
+    written: list[str] = []  # the model's texts, to see how its reasoning shows
     tools_ok, as_text = (
-        await _probe_tools(provider, limit, notes) if tools else (None, False)
+        await _probe_tools(provider, limit, notes, written) if tools else (None, False)
     )
-    stream_ok = await _probe_streaming(provider, limit, notes) if streaming else None
+    stream_ok = (
+        await _probe_streaming(provider, limit, notes, written) if streaming else None
+    )
     return EndpointCapabilities(
-        tools_ok, stream_ok, "; ".join(notes), calls_as_text=as_text
+        tools_ok,
+        stream_ok,
+        "; ".join(notes),
+        calls_as_text=as_text,
+        reasoning_opened=any(opened_in_prompt(text) for text in written),
     )
 
 
 async def _probe_tools(
-    provider: LLMProvider, limit: float, notes: list[str]
+    provider: LLMProvider, limit: float, notes: list[str], written: list[str]
 ) -> tuple[bool | None, bool]:
     """Whether the tool was called, and whether as text."""
     messages = [user_message(PROBE_PROMPT)]
@@ -77,6 +87,7 @@ async def _probe_tools(
         except (LLMError, TimeoutError) as err:
             notes.append(f"tool probe failed: {err!r}")
             return None, False
+        written.append(response.text)
         if response.tool_calls and response.calls_from_text:
             notes.append(
                 f"the model writes tool calls as text (tool_choice={choice!r}): the"
@@ -95,7 +106,7 @@ async def _probe_tools(
 
 
 async def _probe_streaming(
-    provider: LLMProvider, limit: float, notes: list[str]
+    provider: LLMProvider, limit: float, notes: list[str], written: list[str]
 ) -> bool | None:
     pieces: list[str] = []
     try:
@@ -113,4 +124,5 @@ async def _probe_streaming(
         notes.append(f"stream probe failed: {err!r}")
         return None
     notes.append(f"streamed {len(pieces)} pieces")
+    written.append(response.text)
     return bool(pieces) or not response.text
