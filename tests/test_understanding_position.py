@@ -175,9 +175,12 @@ async def test_the_one_cover_to_the_level(
 async def test_two_curtains_in_two_areas_asked(
     ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
 ) -> None:
-    """'The curtains' are two covers in two areas: asked, and the answer sets one."""
+    """'The curtains' are two covers in two areas: asked, and the answer sets one.
+
+    The home's garage door is a cover too, but no curtain: never offered.
+    """
     hass = ha_core
-    ids = await _home(hass, _COVERS["en"][:2])
+    ids = await _home(hass, _COVERS["en"])
 
     asked = await converse(hass, local, "set the curtains to 50%")
 
@@ -186,6 +189,34 @@ async def test_two_curtains_in_two_areas_asked(
     answer = await converse(hass, local, "the bedroom", asked.conversation_id)
     assert speech(answer) == "Position set"
     assert _positions(hass, ids) == dict.fromkeys(ids, 0) | {"Bedroom curtains": 50}
+    assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("close the curtains", "Bedroom curtains or Smart Curtain?"),
+        ("open the blinds", "Smart Curtain or Bedroom curtains?"),
+        # A door word names no curtain: the garage door, which is risky to open.
+        ("open the garage door", "Shall I open Garage door?"),
+    ],
+)
+async def test_a_cover_word_names_covers_of_its_kind(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    text: str,
+    question: str,
+) -> None:
+    """Curtains and blinds are never the garage door; nothing runs before the answer."""
+    hass = ha_core
+    ids = await _home(hass, _COVERS["en"])
+
+    asked = await converse(hass, local, text)
+
+    assert speech(asked) == question
+    assert _positions(hass, ids) == dict.fromkeys(ids, 0)
     assert fake_llm.requests == []
 
 

@@ -33,6 +33,15 @@ MAX_LIMIT = 50
 # What one query word is worth when an entity has it: in its name (or alias), as its
 # domain, as its device class, in its area, on its floor, in its entity id.
 NAME, DOMAIN_HIT, CLASS_HIT, PLACE, ID_HIT = 10, 5, 3, 4, 2
+# Cover classes people mix up (a "blind" may be a shade or a curtain to its
+# integration); a word for one of these names no cover of another ("curtains" is
+# never the garage door).
+_COVER_FAMILIES = (
+    frozenset({"curtain", "blind", "shade", "shutter", "awning"}),
+    frozenset({"door", "garage", "gate"}),
+    frozenset({"window"}),
+    frozenset({"damper"}),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +54,8 @@ class Term:
 
     def kind_points(self, domain: str, device_class: Any) -> int:
         """Points for an entity of this domain and class: its class named scores more."""
+        if domain == "cover" and device_class and not self._may_be(device_class):
+            return 0
         return max(
             (
                 DOMAIN_HIT + (CLASS_HIT if kind_class else 0)
@@ -53,6 +64,14 @@ class Term:
             ),
             default=0,
         )
+
+    def _may_be(self, cover_class: str) -> bool:
+        """Whether the cover classes this word names (if any) may mean this one."""
+        named = {kind_class for domain, kind_class in self.kinds if domain == "cover"}
+        if None not in named or len(named) == 1:
+            return True  # no class named, or only classes: the table decides
+        near = next((f for f in _COVER_FAMILIES if cover_class in f), {cover_class})
+        return bool(named & near)
 
 
 def terms(query: str, language: str) -> list[Term]:
