@@ -54,6 +54,16 @@ class _Cover(CoverEntity):
         self.async_write_ha_state()
 
 
+class _SlowCover(_Cover):
+    """A cover that takes the level and starts moving, arriving later (a real motor)."""
+
+    async def async_set_cover_position(self, **kwargs: Any) -> None:
+        target = int(kwargs["position"])
+        self._attr_is_opening = target > (self._attr_current_cover_position or 0)
+        self._attr_is_closing = not self._attr_is_opening
+        self.async_write_ha_state()
+
+
 # name, device class, area
 _COVERS = {
     "en": [
@@ -289,4 +299,28 @@ async def test_the_garage_door_to_a_level_is_asked(
 
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
     assert speech(result) == "Shall I open Garage door?"
+    assert fake_llm.requests == []
+
+
+async def test_a_cover_on_its_way_to_the_level_is_said_done(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """Opening toward 50 % when the words are said: set, as 'open' is while opening.
+
+    Not "did not change: it is opening" (a demo cover moves 10 % a second).
+    """
+    hass = ha_core
+    slow = _SlowCover("Smart Curtain", CoverDeviceClass.BLIND)
+    setup_test_component_platform(hass, "cover", [slow])
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
+    await hass.async_block_till_done()
+    assert slow.entity_id is not None
+    async_expose_entity(hass, conversation.DOMAIN, slow.entity_id, True)
+
+    result = await converse(hass, local, "set the smart curtain to 50%")
+
+    assert speech(result) == "Position set"
+    assert state_of(hass, slow.entity_id) == "opening"
     assert fake_llm.requests == []

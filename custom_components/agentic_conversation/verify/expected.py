@@ -7,7 +7,7 @@ state (a button, a scene, a script, a notification: said as "sent", never "done"
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -37,9 +37,13 @@ class Expectation:
     """Any of these states is done; empty: any available state (attributes decide)."""
     attributes: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     """Attribute → (value, tolerance): a number the entity must report."""
+    on_its_way: frozenset[str] = frozenset()
+    """States that show the command taken and under way (a cover moving to a level)."""
 
     def met(self, state: str, attributes: Mapping[str, Any]) -> bool:
         """Whether an entity in this state, with these attributes, shows it done."""
+        if state in self.on_its_way:
+            return True
         if state in UNAVAILABLE or (self.states and state not in self.states):
             return False
         for name, (value, tolerance) in self.attributes.items():
@@ -59,6 +63,7 @@ def _off(verb: Verb = Verb.TURN_OFF) -> Expectation:
     return Expectation(verb, frozenset({"off"}))
 
 
+_MOVING = frozenset({"opening", "closing"})
 # Domains whose turn_on/turn_off/toggle end in "on"/"off".
 _ON_OFF = frozenset(
     {
@@ -134,10 +139,13 @@ def service_expectation(
     if (domain, service) in _VALUE_SETTERS:
         value = data.get("value", data.get("option"))
         return None if value is None else Expectation(Verb.OTHER, _as_states(value))
-    if domain == "cover" and service == "set_cover_position":
-        return _number(Verb.OTHER, "current_position", data.get("position"), 0)
-    if domain == "valve" and service == "set_valve_position":
-        return _number(Verb.OTHER, "current_position", data.get("position"), 0)
+    if (domain, service) in (
+        ("cover", "set_cover_position"),
+        ("valve", "set_valve_position"),
+    ):
+        # Moving, it has taken the level and is on its way (as opening for "open").
+        level = _number(Verb.OTHER, "current_position", data.get("position"), 0)
+        return level and replace(level, on_its_way=_MOVING)
     if domain == "climate" and service == "set_temperature":
         return _number(Verb.OTHER, "temperature", data.get("temperature"), 0.05)
     if domain == "media_player" and service == "volume_set":
