@@ -139,14 +139,19 @@ FLOOR_WORDS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=16384)
-def stem(word: str) -> str:
-    """A word without case, accents and its plural or case ending."""
-    folded = "".join(
+def fold(word: str) -> str:
+    """A word without case and accents ("Außen" → "aussen")."""
+    return "".join(
         c
         for c in unicodedata.normalize("NFKD", word.casefold())
         if not unicodedata.combining(c)
     )
+
+
+@lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """A word without case, accents and its plural or case ending."""
+    folded = fold(word)
     for _ in range(2):
         for end in _ENDINGS:
             if end == "s" and folded.endswith("ss"):

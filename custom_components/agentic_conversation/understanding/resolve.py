@@ -20,7 +20,6 @@ as said, they are read again among the devices whose name or area is out of door
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
-import unicodedata
 
 from homeassistant.components.cover.const import CoverEntityFeature
 from homeassistant.components.media_player.const import (
@@ -31,7 +30,7 @@ from homeassistant.components.valve.const import ValveEntityFeature
 
 from ..tools.entities import EntityInfo
 from ..tools.search import profile_of, scored
-from ..tools.search_words import device_kinds, same_word, stem, words
+from ..tools.search_words import device_kinds, fold, same_word, stem, words
 from .reading import UNNAMED, Reading
 from .words import LanguageWords
 
@@ -208,7 +207,7 @@ def _out_of_doors(entity: EntityInfo, places: tuple[str, ...]) -> bool:
     profile = profile_of(entity)
     found = profile.name_stems | profile.area_stems
     for place in places:
-        whole = _folded(place)
+        whole = fold(place)
         if whole in found or stem(place) in found:
             return True
         if len(whole) >= 5 and any(
@@ -217,15 +216,6 @@ def _out_of_doors(entity: EntityInfo, places: tuple[str, ...]) -> bool:
         ):
             return True
     return False
-
-
-def _folded(word: str) -> str:
-    """A word without case and accents, as the stems of names are ("Außen")."""
-    return "".join(
-        c
-        for c in unicodedata.normalize("NFKD", word.casefold())
-        if not unicodedata.combining(c)
-    )
 
 
 def supports(intent: str, entity: EntityInfo) -> bool:
