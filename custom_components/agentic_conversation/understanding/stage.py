@@ -201,7 +201,8 @@ def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
     wanted = {e.entity_id for e in resolved.entities}
     first = resolved.entities[0]
     extra: dict[str, Any] = {}
-    if resolved.intent in _DOMAIN_SLOT:
+    if resolved.intent in _DOMAIN_SLOT or resolved.group:
+        # A group by area alone would let HA's handler act on every kind in it.
         extra["domain"] = {"value": [first.domain]}
     if resolved.item is not None:
         extra["item"] = {"value": resolved.item, "text": resolved.item}
@@ -209,8 +210,6 @@ def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
         extra[slot] = {"value": level, "text": str(level)}
     options: list[dict[str, Any]] = []
     if resolved.group:
-        # An area alone would let HA's handler act on every kind in it.
-        extra["domain"] = {"value": [first.domain]}
         if first.area_id and all(e.area_id == first.area_id for e in resolved.entities):
             options.append({"area": {"value": first.area_id, "text": first.area}})
         if first.floor and all(e.floor == first.floor for e in resolved.entities):
