@@ -80,6 +80,12 @@ class ReasoningFilter:
         self._close: str | None = None  # inside a block: the tag ending it
         # Opened in the prompt: the text so far, until a closing tag shows.
         self._unsure: list[str] | None = [] if opened else None
+        self._first_tag: str | None = None
+
+    @property
+    def started_inside(self) -> bool:
+        """Whether the text so far started inside a block (its first tag a close)."""
+        return self._first_tag in STRAY_CLOSES
 
     def feed(self, delta: str) -> str:
         """Take a piece of streamed text; return its answer text that can pass now."""
@@ -88,6 +94,8 @@ class ReasoningFilter:
         position = 0
         for match in _TAG.finditer(text):
             tag = match.group()
+            if self._first_tag is None:
+                self._first_tag = tag
             if self._unsure is not None:
                 if tag in STRAY_CLOSES:  # all before it was reasoning
                     self._unsure, position = None, match.end()

@@ -27,7 +27,6 @@ from ..agent import (
     ToolCallRecord,
     ToolCallsRequested,
 )
-from ..agent.reasoning_text import opened_in_prompt
 from ..const import (
     CONF_CONFIRM_PIN,
     CONF_HISTORY_TOKENS,
@@ -168,7 +167,6 @@ async def _deltas(
         reasoning_opened=record.subentry_id in record.reasoning_opened,
     )
     streamed = ""
-    written = ""  # the model call's own text, reasoning and all
     read_only = read_only_tools(record.chat_log.llm_api)
     held: str | None = None  # the words waiting, once an action failed
     async for event in events:
@@ -181,14 +179,13 @@ async def _deltas(
             held = ""
         match event:
             case LLMCallStarted():
+                _learn_reasoning(record, voice)
                 if (tail := voice.flush()) and held is None:
                     yield {"content": tail}
-                _learn_reasoning(record, written)
-                streamed = written = ""
+                streamed = ""
                 held = None if held is None else ""
                 yield {"role": "assistant"}
             case TextDelta(text=text):
-                written += text
                 if (spoken := voice.feed(text)) and held is not None:
                     held += spoken
                 elif spoken:
@@ -222,7 +219,7 @@ async def _deltas(
                     held = ""
                 yield tool_result_delta(call)
             case LoopFinished(result=result):
-                _learn_reasoning(record, written)
+                _learn_reasoning(record, voice)
                 if (tail := voice.flush()) and held is None:
                     streamed += tail
                     yield {"content": tail}
@@ -230,12 +227,16 @@ async def _deltas(
                 record.said = await _said(result, streamed, record, voice.budget)
 
 
-def _learn_reasoning(record: _TurnRecord, written: str) -> None:
+def _learn_reasoning(record: _TurnRecord, voice: Voice) -> None:
     """A model call that started inside reasoning: the agent's next words wait for its end.
 
-    The pieces of this one before its end showed were in the chat log already.
+    Asked before the voice's flush starts the next call anew. The pieces of this one
+    before its end showed were in the chat log already.
     """
-    if record.subentry_id not in record.reasoning_opened and opened_in_prompt(written):
+    if (
+        record.subentry_id not in record.reasoning_opened
+        and voice.started_inside_reasoning
+    ):
         LOGGER.info(
             "The model's text starts inside a reasoning block its template opened;"
             " its words now wait for the block's end"

@@ -97,6 +97,11 @@ class Voice:
         self._opened = reasoning_opened
         self._cleaner = SpeechStreamCleaner(self.budget, reasoning_opened=self._opened)
 
+    @property
+    def started_inside_reasoning(self) -> bool:
+        """Whether this model call's text started inside a reasoning block."""
+        return self._cleaner.started_inside_reasoning
+
     def feed(self, text: str) -> str:
         """What of the text so far may be spoken now."""
         return self._cleaner.feed(text)

@@ -144,6 +144,11 @@ class SpeechStreamCleaner:
         self._gate = DataGate()
 
     @property
+    def started_inside_reasoning(self) -> bool:
+        """Whether the text so far started inside a reasoning block (`…</think>`)."""
+        return self._reasoning.started_inside
+
+    @property
     def data(self) -> bool:
         """Whether data was held back (and not spoken) so far."""
         return bool(self._gate.blocks)
