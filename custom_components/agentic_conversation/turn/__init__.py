@@ -32,7 +32,7 @@ __all__ = ["TurnContext", "async_handle_turn"]
 async def async_handle_turn(turn: TurnContext) -> conversation.ConversationResult:
     """Run the turn's stages; always ends with words in the chat log and a result."""
     # Actions held last turn wait for these words; our code judges them.
-    held = take_held(turn, turn.options.get(CONF_CONFIRM_PIN) or None)
+    held = take_held(turn, turn.subentry.data.get(CONF_CONFIRM_PIN) or None)
     try:
         refused = await async_provide_llm_data(turn, held)
     except conversation.ConverseError as err:
@@ -84,7 +84,7 @@ async def _async_route(
             turn.chat_log,
             agent_id=turn.agent_id,
             tool_timeout=float(
-                turn.options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)
+                turn.subentry.data.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)
             ),
         )
         if settled is not None:

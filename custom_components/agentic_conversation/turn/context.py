@@ -1,7 +1,6 @@
 """What every stage of a turn reads: the agent, HA's input and the chat log."""
 
 from dataclasses import dataclass
-from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
@@ -19,14 +18,10 @@ class TurnContext:
     hass: HomeAssistant
     entry: AgenticConfigEntry
     subentry: ConfigSubentry
+    """The agent: its `data` are the agent's options."""
     provider: LLMProvider
     agent_id: str
     user_input: conversation.ConversationInput
     chat_log: conversation.ChatLog
     effects: EffectWatch
     """What the turn's actions target, checked against the house (verify/)."""
-
-    @property
-    def options(self) -> Any:
-        """The agent's options."""
-        return self.subentry.data

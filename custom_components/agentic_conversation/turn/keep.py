@@ -20,7 +20,7 @@ class Kept:
 
 def find_history(turn: TurnContext) -> Kept:
     """The conversation so far: our store's, else HA's chat log before this message."""
-    options, user_input, chat_log = turn.options, turn.user_input, turn.chat_log
+    options, user_input, chat_log = turn.subentry.data, turn.user_input, turn.chat_log
     store = turn.entry.runtime_data.conversations
     continuity = options.get(CONF_DEVICE_CONTINUITY, DEFAULT_DEVICE_CONTINUITY)
     kept = store.find(
@@ -47,6 +47,6 @@ def keep_history(turn: TurnContext, kept: Kept) -> None:
         turn.chat_log.conversation_id,
         [*kept.earlier, *content_to_messages(turn.chat_log.content[kept.start :])],
         device_id=turn.user_input.device_id,
-        limits=limits_of(turn.options),
+        limits=limits_of(turn.subentry.data),
         replaces=kept.replaces,
     )

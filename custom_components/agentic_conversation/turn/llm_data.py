@@ -30,7 +30,7 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
 
     Raises HA's ConverseError for any other broken LLM API.
     """
-    options, user_input, chat_log = turn.options, turn.user_input, turn.chat_log
+    options, user_input, chat_log = turn.subentry.data, turn.user_input, turn.chat_log
     # Only the held actions the user's words approved pass this turn's gate.
     gate = ConfirmationGate(
         turn.hass,
@@ -84,12 +84,12 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
 
 def _describer(turn: TurnContext) -> Describer | None:
     """The agent's describing model, for its model that cannot see; None if unset."""
-    model = str(turn.options.get(CONF_CAMERA_DESCRIBER) or "").strip()
+    model = str(turn.subentry.data.get(CONF_CAMERA_DESCRIBER) or "").strip()
     if not model:
         return None
     return Describer(
         describer_provider(turn.entry, turn.subentry, model),
         model,
         turn.user_input.text,
-        float(turn.options.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
+        float(turn.subentry.data.get(CONF_TOOL_TIMEOUT, DEFAULT_TOOL_TIMEOUT)),
     )

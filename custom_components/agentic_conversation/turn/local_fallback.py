@@ -21,7 +21,7 @@ async def async_local_fallback(
         turn.hass,
         turn.user_input,
         turn.chat_log,
-        turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+        turn.subentry.data.get(CONF_CONFIRM_ENTITIES) or (),
         effects=turn.effects,
     )
     said = outcome.speech if outcome.answered else None

@@ -64,7 +64,7 @@ def local_first(turn: TurnContext) -> bool:
     Agents saved before the option existed go to the model, unless it cannot act.
     """
     return turn.chat_log.llm_api is not None and (
-        bool(turn.options.get(CONF_LOCAL_FIRST, False)) or model_cannot_act(turn)
+        bool(turn.subentry.data.get(CONF_LOCAL_FIRST, False)) or model_cannot_act(turn)
     )
 
 
@@ -87,7 +87,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
         turn.hass,
         turn.user_input,
         scratch,
-        turn.options.get(CONF_CONFIRM_ENTITIES) or (),
+        turn.subentry.data.get(CONF_CONFIRM_ENTITIES) or (),
         for_the_model=() if model_cannot_act(turn) else FOR_THE_MODEL,
         effects=turn.effects,
     )
@@ -134,7 +134,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
             turn.agent_id,
             actions,
             done=Done(actions=_done(added)),
-            pin=turn.options.get(CONF_CONFIRM_PIN) or None,
+            pin=turn.subentry.data.get(CONF_CONFIRM_PIN) or None,
         )
         asked = isinstance(question, Question)
         _report(turn, ASKED if asked else DROPPED)
