@@ -349,12 +349,16 @@ async def test_a_state_question_goes_to_a_model_that_can_act(
     """As HA's pipeline does when it prefers local handling: not answered locally.
 
     Home Assistant's own agent answers it ("No, off"); the model is asked instead, and
-    the recognition leaves nothing in its history.
+    the recognition leaves nothing in its history. (A model that answers without
+    reading the house: tests/test_state_answers.py.)
     """
     hass = home
     agent = await _agent(hass, fake_llm)
     before = states(hass)
-    fake_llm.script([Reply.text("The desk lamp is off.")])
+    live = await offered_name(hass, NEW_AGENT_APIS, "GetLiveContext")
+    fake_llm.script(
+        [Reply.tool_calls([(live, {})]), Reply.text("The desk lamp is off.")]
+    )
 
     result = await _converse(hass, agent, "is the desk lamp on")
 

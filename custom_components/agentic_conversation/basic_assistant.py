@@ -151,21 +151,14 @@ async def async_run_local_route(
             narrowed_to_one = True
         if name in left_to_model:
             left.append(name)
-            not_run = intent.IntentResponse(language=language)
-            not_run.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, "")
-            return not_run
+            return _refusal(language)
         arguments = {slot: value.get("value") for slot, value in slots.items()}
         effects = intent_effects(hass, name, arguments, llm_context)
         if not any(risk_of(hass, effect, asked_before) for effect in effects):
             return None
         LOGGER.info("Not letting the basic assistant run %s: it needs the model", name)
         held.append((name, arguments))
-        refused = intent.IntentResponse(language=language)
-        refused.async_set_error(
-            intent.IntentResponseErrorCode.FAILED_TO_HANDLE,
-            await async_phrase(hass, language, NEEDS_MODEL),
-        )
-        return refused
+        return _refusal(language, await async_phrase(hass, language, NEEDS_MODEL))
 
     token = _GUARD.set(guard)
     watching = _EFFECTS.set(effects)
@@ -204,8 +197,7 @@ async def async_run_local_route(
         return LocalOutcome(LocalStatus.ASKED, ours.question, recognised)
     if response is None:
         return LocalOutcome(LocalStatus.NO_MATCH, None, recognised)
-    speech = response.speech.get("plain", {}).get("speech")
-    text = speech.strip() if isinstance(speech, str) and speech.strip() else None
+    text = _speech_of(response)
     if response.response_type is not intent.IntentResponseType.ERROR:
         return LocalOutcome(
             LocalStatus.DONE,
@@ -220,6 +212,54 @@ async def async_run_local_route(
         intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
     }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
     return LocalOutcome(status, text, recognised)
+
+
+async def async_home_answer(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+) -> str | None:
+    """HA's own answer ("No, off") if the words are one state question; nothing runs.
+
+    `chat_log`: a scratch copy (the default agent writes its intent call there).
+    """
+    recognised: list[str] = []
+    language = user_input.language or hass.config.language
+
+    async def only_states(name: str, _: dict[str, Any]) -> intent.IntentResponse | None:
+        recognised.append(name)
+        return None if name == intent.INTENT_GET_STATE else _refusal(language)
+
+    token = _GUARD.set(only_states)
+    try:
+        response = await async_default_agent_response(
+            hass, user_input, chat_log, lambda _trigger: False
+        )
+    except Exception:  # noqa: BLE001 - the model's answer stands
+        LOGGER.exception("Home Assistant's own agent failed to answer a state question")
+        return None
+    finally:
+        _GUARD.reset(token)
+    if (
+        recognised != [intent.INTENT_GET_STATE]
+        or response is None
+        or response.response_type is intent.IntentResponseType.ERROR
+    ):
+        return None
+    return _speech_of(response)
+
+
+def _refusal(language: str, speech: str = "") -> intent.IntentResponse:
+    """An intent not run: the default agent stops there (and says `speech`)."""
+    refused = intent.IntentResponse(language=language)
+    refused.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
+    return refused
+
+
+def _speech_of(response: intent.IntentResponse) -> str | None:
+    """A response's plain speech, if it says anything."""
+    speech = response.speech.get("plain", {}).get("speech")
+    return speech.strip() if isinstance(speech, str) and speech.strip() else None
 
 
 async def _async_one_named(

@@ -21,7 +21,7 @@ from .budget_route import async_budget_route, budget_used_up
 from .context import TurnContext
 from .keep import find_history, keep_history
 from .llm_data import async_provide_llm_data
-from .local_first import async_handle_locally, local_first
+from .local_first import ForTheModel, async_handle_locally, local_first
 from .model_route import async_run_model
 from .reply import async_reply
 from .settle import Held, async_settle, take_held
@@ -93,6 +93,7 @@ async def _async_route(
     if budget_used_up(turn):
         return await async_budget_route(turn)
     # Held actions were settled first: a "yes" never reaches the recogniser.
-    if local_first(turn) and (handled := await async_handle_locally(turn)) is not None:
-        return handled
-    return await async_run_model(turn, history)
+    left = await async_handle_locally(turn) if local_first(turn) else ForTheModel()
+    if isinstance(left, Ending):
+        return left
+    return await async_run_model(turn, history, state_question=left.state_question)

@@ -6,7 +6,7 @@ first does it; anything else ends on one sentence saying why the model is not as
 
 from ..ending import Ending, Fallback, Problem
 from .context import TurnContext
-from .local_first import async_handle_locally
+from .local_first import async_handle_locally, async_state_answer
 
 
 def budget_used_up(turn: TurnContext) -> bool:
@@ -18,6 +18,12 @@ def budget_used_up(turn: TurnContext) -> bool:
 async def async_budget_route(turn: TurnContext) -> Ending:
     """Home Assistant's recognition, else the budget sentence."""
     turn.chat_log.async_trace({"route": "local", "reason": "the budget is used up"})
-    if (handled := await async_handle_locally(turn)) is not None:
+    handled = await async_handle_locally(turn)
+    if isinstance(handled, Ending):
         return handled
+    if handled.state_question and (
+        # No model to look: the house as Home Assistant reads it.
+        answer := await async_state_answer(turn.hass, turn.user_input, turn.chat_log)
+    ):
+        return Ending(answer)
     return Ending(Fallback(Problem.BUDGET_SPENT))

@@ -21,13 +21,14 @@ the next model request knows what was done.
 """
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import probatio
 
 from homeassistant.components import conversation
-from homeassistant.helpers import llm
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent, llm
 from homeassistant.util.ulid import ulid_now
 
 from ..agent import Route
@@ -35,6 +36,7 @@ from ..basic_assistant import (
     FOR_THE_MODEL,
     LocalOutcome,
     LocalStatus,
+    async_home_answer,
     async_run_local_route,
 )
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
@@ -74,11 +76,22 @@ def model_cannot_act(turn: TurnContext) -> bool:
     return found is not None and found.tools is False
 
 
-async def async_handle_locally(turn: TurnContext) -> Ending | None:
-    """The turn handled by Home Assistant's recognition; None: the model's turn."""
+@dataclass(frozen=True, slots=True)
+class ForTheModel:
+    """Not handled here: the model's turn.
+
+    `state_question`: HA read the words as one state question ("is the desk lamp
+    on?"), which the model must answer from the house (`async_home_answer`).
+    """
+
+    state_question: bool = False
+
+
+async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
+    """The turn handled by Home Assistant's recognition, or the model's turn."""
     api = turn.chat_log.llm_api
     if api is None:
-        return None
+        return ForTheModel()
     chat_log = turn.chat_log
     scratch = conversation.ChatLog(
         turn.hass, chat_log.conversation_id, content=list(chat_log.content)
@@ -142,7 +155,23 @@ async def async_handle_locally(turn: TurnContext) -> Ending | None:
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )
-    return None
+    return ForTheModel(
+        outcome.status is LocalStatus.FOR_THE_MODEL
+        and outcome.intents == [intent.INTENT_GET_STATE]
+    )
+
+
+async def async_state_answer(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+) -> Words | None:
+    """Home Assistant's own answer to a state question, read from the house now."""
+    scratch = conversation.ChatLog(
+        hass, chat_log.conversation_id, content=list(chat_log.content)
+    )
+    answer = await async_home_answer(hass, user_input, scratch)
+    return Words(answer) if answer is not None else None
 
 
 def _held_actions(

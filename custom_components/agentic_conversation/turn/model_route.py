@@ -62,6 +62,7 @@ from ..verify.watch import EffectWatch
 from .ask import hold_and_ask
 from .context import TurnContext
 from .local_fallback import async_local_fallback
+from .local_first import async_state_answer
 from .model_loop import build_loop
 from .reply import Delta, Voice, async_with_wait_phrase
 from .tool_log import read_only_tools, tool_result_delta
@@ -96,9 +97,13 @@ class _TurnRecord:
     reasoning_opened: set[str] = field(default_factory=set)
     """The connection's agents whose template opens reasoning in the prompt."""
     subentry_id: str = ""
+    state_question: bool = False
+    """HA read the words as a state question: an answer that read nothing is not said."""
 
 
-async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
+async def async_run_model(
+    turn: TurnContext, history: list[Message], *, state_question: bool = False
+) -> Ending:
     """Run the loop; never raises (but for cancellation): it always ends on words."""
     hass, user_input, chat_log = turn.hass, turn.user_input, turn.chat_log
     subentry, agent_id = turn.subentry, turn.agent_id
@@ -115,6 +120,7 @@ async def async_run_model(turn: TurnContext, history: list[Message]) -> Ending:
         effects=turn.effects,
         reasoning_opened=turn.entry.runtime_data.reasoning_opened,
         subentry_id=subentry.subentry_id,
+        state_question=state_question,
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
@@ -160,7 +166,8 @@ async def _deltas(
     """Translate loop events into chat-log deltas, cleaned for speech.
 
     Once an action has failed, the model's words wait: an answer after it may claim
-    what did not happen, and the reply stage decides what is said (`_finish`).
+    what did not happen, and the reply stage decides what is said (`_said`). So do
+    its words on a state question until it reads the house: a guess is not said.
     """
     voice = Voice(
         record.max_tokens,
@@ -168,7 +175,9 @@ async def _deltas(
     )
     streamed = ""
     read_only = read_only_tools(record.chat_log.llm_api)
-    held: str | None = None  # the words waiting, once an action failed
+    # The words waiting, once an action failed (or while a state question is unread).
+    held: str | None = "" if record.state_question else None
+    unread = record.state_question
     async for event in events:
         if (
             held is None
@@ -194,7 +203,8 @@ async def _deltas(
             case ToolCallsRequested(calls=calls):
                 # Words before more calls claim no result: they may be said.
                 tail = (held or "") + voice.flush()
-                held = None if held is None else ""
+                held = None if held is None or unread else ""
+                unread = False  # the model reads (or acts): its words are its own
                 if tail:
                     streamed += tail
                     yield {"content": tail}
@@ -280,6 +290,26 @@ async def _said(
         result.stop_reason in (StopReason.FINAL, StopReason.ITERATION_CAP)
         and not result.summarized  # the cap's own reply tells what was not done
     )
+    if (
+        answered
+        and record.state_question
+        and not result.tool_calls
+        and (
+            home := await async_state_answer(
+                record.hass, record.user_input, record.chat_log
+            )
+        )
+    ):
+        # It answered without reading the house: a guess ("The kitchen light is
+        # on." while it is off). Home Assistant's answer is read from it.
+        LOGGER.info(
+            "The model answered a state question without reading the house; saying"
+            " Home Assistant's answer %r instead of %r",
+            home.text,
+            result.text[:200],
+        )
+        record.chat_log.async_trace({"state_answer": "home_assistant"})
+        return home
     if answered and (
         (failures := _untold(actions_failed(result, read_only), record))
         or not await _shown_done(record)

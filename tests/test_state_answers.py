@@ -1,0 +1,164 @@
+"""A state question is answered from the house, never from a guess.
+
+Local first leaves a state question ("is the desk lamp on?") to a model that can act,
+as HA's own pipeline does. A model that answers it without reading anything (no tool
+call: the prompt holds no states) guessed; the user hears Home Assistant's answer,
+read from the house, and the guess is never spoken. A model that reads the house is
+heard as it answers.
+"""
+
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
+
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.const import (
+    CONF_BUDGET,
+    CONF_LOCAL_FIRST,
+    CONF_PRICE_INPUT,
+    CONF_PRICE_OUTPUT,
+)
+from tests.acceptance.home import (  # the home fixture: the table's home
+    states,
+    table_home,  # noqa: F401
+)
+from tests.across_releases import offered_name
+from tests.assist_pipeline import RecordingTTS, door_to, run_pipeline, use_pipeline
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import converse, said, speech
+from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
+
+LAMP = "light.desk_lamp"
+DOORS = ["async_converse", "websocket", "pipeline"]
+
+
+async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
+    return await confirmation_agent(hass, server, **{CONF_LOCAL_FIRST: True, **options})
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_a_guess_is_not_said_home_assistant_reads_the_house(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
+) -> None:
+    """The lamp is off, the model says "on" without looking: "No, off" is heard."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    before = states(hass)
+    assert before[LAMP] == "off"
+    fake_llm.script([Reply.text("The desk lamp is on.")])
+
+    answer = await ask("is the desk lamp on", None)
+
+    assert said(answer) == "No, off"
+    assert states(hass) == before
+    (request,) = fake_llm.requests  # the model was asked, as HA's pipeline leaves it
+    assert request["messages"][-1]["content"] == "is the desk lamp on"
+    if door == "pipeline":
+        assert recorder.said == ["No, off"]  # the guess never reached the speaker
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_a_model_that_reads_the_house_is_heard(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    door: str,
+) -> None:
+    """Its words before the reading stream; its answer after it is its own."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    live = await offered_name(hass, NEW_AGENT_APIS, "GetLiveContext")
+    fake_llm.script(
+        [
+            Reply.tool_calls([(live, {})], text="Let me look. "),
+            Reply.text("The desk lamp is off; the other lights are on."),
+        ]
+    )
+
+    answer = await ask("is the desk lamp on", None)
+
+    assert said(answer) == "The desk lamp is off; the other lights are on."
+    second = fake_llm.requests[1]["messages"]
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "tool"]
+    assert second[2]["tool_calls"][0]["function"]["name"] == live
+    if door == "pipeline":
+        assert recorder.said == [
+            "Let me look. The desk lamp is off; the other lights are on."
+        ]
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "guess", "heard_off", "heard_on"),
+    [
+        ("en", "is the desk lamp on", "Yes, it is.", "No, off", "Yes"),
+        ("de", "ist die Desk lamp eingeschaltet", "Ja.", "Nein, aus", "Ja"),
+        ("fr", "est-ce que Desk lamp est allumée", "Non.", "Non", "Oui"),
+    ],
+)
+async def test_in_the_users_language_whatever_the_guess(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+    *,
+    language: str,
+    question: str,
+    guess: str,
+    heard_off: str,
+    heard_on: str,
+) -> None:
+    """The same guess, the lamp off then on: the house decides what is heard."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([Reply.text(guess), Reply.text(guess)])
+
+    off = await converse(hass, agent, question, language=language)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": LAMP}, blocking=True
+    )
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    ws = await hass_ws_client(hass)
+    await use_pipeline(ws, agent, language)
+    on, _ = await run_pipeline(hass, ws, await hass_client(), question, language)
+
+    assert speech(off) == heard_off
+    assert on["response"]["speech"]["plain"]["speech"] == heard_on
+    assert recorder.said == [heard_on]
+    assert len(fake_llm.requests) == 2
+
+
+async def test_a_spent_budget_still_answers_a_state_question(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No model to ask: Home Assistant's answer, not the budget sentence."""
+    hass = home
+    agent = await _agent(
+        hass,
+        fake_llm,
+        **{CONF_PRICE_INPUT: 10, CONF_PRICE_OUTPUT: 30, CONF_BUDGET: 1.0},
+    )
+    fake_llm.script([Reply.text("Ha.").with_usage(97_000, 1_000)])
+    await converse(hass, agent, "tell me a joke")  # spends all of it
+
+    result = await converse(hass, agent, "is the desk lamp on")
+
+    assert speech(result) == "No, off"
+    assert len(fake_llm.requests) == 1
