@@ -11,7 +11,10 @@ import json
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_capture_events,
+)
 from pytest_homeassistant_custom_component.typing import (
     ClientSessionGenerator,
     WebSocketGenerator,
@@ -19,7 +22,7 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
-from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_LLM_HASS_API, EVENT_CALL_SERVICE
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
@@ -410,3 +413,28 @@ async def test_a_compound_command_then_a_question(
     assert json.loads(sent[3]["content"])["speech"]["plain"]["speech"] == (
         "Turned on the light"
     )
+
+
+async def test_a_compound_command_is_not_run_again_when_no_model_answers(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """What local first did before the question is not done twice by the fallback."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    before = states(hass)
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+    fake_llm.script([Reply.error(500)] * 4)
+
+    result = await _converse(
+        hass, agent, "turn on the kitchen ceiling and is the desk lamp on"
+    )
+
+    assert _speech(result.as_dict()) == (
+        "I turned on Kitchen ceiling. But the AI service had a problem answering. "
+        "Please try again later."
+    )
+    assert states(hass) == before | {CEILING: "on"}
+    # once: HA's agent, when no model answered, did not run the words again
+    assert [c.data["service_data"] for c in calls if c.data["domain"] == "light"] == [
+        {"entity_id": [CEILING]}
+    ]

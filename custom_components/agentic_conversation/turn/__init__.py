@@ -96,4 +96,4 @@ async def _async_route(
     left = await async_handle_locally(turn) if local_first(turn) else ForTheModel()
     if isinstance(left, Ending):
         return left
-    return await async_run_model(turn, history, state_question=left.state_question)
+    return await async_run_model(turn, history, left)

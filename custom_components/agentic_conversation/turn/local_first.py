@@ -81,10 +81,12 @@ class ForTheModel:
     """Not handled here: the model's turn.
 
     `state_question`: HA read the words as one state question ("is the desk lamp
-    on?"), which the model must answer from the house (`async_home_answer`).
+    on?"), which the model must answer from the house (`async_home_answer`); `did`:
+    what came before the question in a compound command ran (never run it again).
     """
 
     state_question: bool = False
+    did: bool = False
 
 
 async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
@@ -157,7 +159,9 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
     )
     return ForTheModel(
         outcome.status is LocalStatus.FOR_THE_MODEL
-        and outcome.intents == [intent.INTENT_GET_STATE]
+        and outcome.intents == [intent.INTENT_GET_STATE],
+        did=outcome.status is LocalStatus.FOR_THE_MODEL
+        and any(isinstance(c, conversation.ToolResultContent) for c in added),
     )
 
 

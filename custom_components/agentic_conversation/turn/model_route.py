@@ -62,7 +62,7 @@ from ..verify.watch import EffectWatch
 from .ask import hold_and_ask
 from .context import TurnContext
 from .local_fallback import async_local_fallback
-from .local_first import async_state_answer
+from .local_first import ForTheModel, async_state_answer
 from .model_loop import build_loop
 from .reply import Delta, Voice, async_with_wait_phrase
 from .tool_log import read_only_tools, tool_result_delta
@@ -102,9 +102,12 @@ class _TurnRecord:
 
 
 async def async_run_model(
-    turn: TurnContext, history: list[Message], *, state_question: bool = False
+    turn: TurnContext, history: list[Message], left: ForTheModel = ForTheModel()
 ) -> Ending:
-    """Run the loop; never raises (but for cancellation): it always ends on words."""
+    """Run the loop; never raises (but for cancellation): it always ends on words.
+
+    `left`: what the local-first stage left to the model (and what it did).
+    """
     hass, user_input, chat_log = turn.hass, turn.user_input, turn.chat_log
     subentry, agent_id = turn.subentry, turn.agent_id
     record = _TurnRecord(
@@ -114,13 +117,15 @@ async def async_run_model(
         agent_id,
         subentry.data.get(CONF_CONFIRM_PIN) or None,
         intents=intent_types(chat_log.llm_api),
-        local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK),
+        # HA's agent would run again what local first ran of a compound command.
+        local_fallback=subentry.data.get(CONF_LOCAL_FALLBACK, DEFAULT_LOCAL_FALLBACK)
+        and not left.did,
         max_tokens=int(subentry.data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
         route=turn.entry.runtime_data.routes.get(subentry.subentry_id),
         effects=turn.effects,
         reasoning_opened=turn.entry.runtime_data.reasoning_opened,
         subentry_id=subentry.subentry_id,
-        state_question=state_question,
+        state_question=left.state_question,
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
