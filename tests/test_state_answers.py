@@ -3,8 +3,10 @@
 Local first leaves a state question ("is the desk lamp on?") to a model that can act,
 as HA's own pipeline does. A model that answers it without reading anything (no tool
 call: the prompt holds no states) guessed; the user hears Home Assistant's answer,
-read from the house, and the guess is never spoken. A model that reads the house is
-heard as it answers.
+read from the house, and the guess is never spoken. The same for a question about the
+house HA found nothing for ("the temperature in the garage": no thermostat there): the
+model may look further; if it reads nothing, HA's "not aware of any" is heard. A model
+that reads the house is heard as it answers.
 """
 
 from typing import Any
@@ -162,3 +164,55 @@ async def test_a_spent_budget_still_answers_a_state_question(
 
     assert speech(result) == "No, off"
     assert len(fake_llm.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "heard"),
+    [
+        (
+            "en",
+            "what is the temperature in the garage",
+            "Sorry, I am not aware of any climate in the Garage area",
+        ),
+        (
+            "de",
+            "wie warm ist es in der Garage",
+            "Im Bereich Garage wurde kein Thermostat gefunden",
+        ),
+        (
+            "fr",
+            "quelle est la température dans le garage",
+            "Désolé, je n'ai pas trouvé de thermostats dans cette pièce",
+        ),
+    ],
+)
+async def test_a_question_home_assistant_found_nothing_for_is_not_guessed(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    language: str,
+    question: str,
+    heard: str,
+) -> None:
+    """No thermostat in the garage: the model may look; a number it makes up is not said.
+
+    Home Assistant found nothing for it, so the model is asked (it may find a sensor
+    under another name); one that answers without reading anything guessed.
+    """
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    live = await offered_name(hass, NEW_AGENT_APIS, "GetLiveContext")
+    fake_llm.script(
+        [
+            Reply.text("It is 21 °C in the garage."),
+            Reply.tool_calls([(live, {})]),
+            Reply.text("There is no temperature sensor in the garage."),
+        ]
+    )
+
+    guessed = await converse(hass, agent, question, language=language)
+    looked = await converse(hass, agent, question, language=language)
+
+    assert speech(guessed) == heard
+    assert speech(looked) == "There is no temperature sensor in the garage."
+    assert len(fake_llm.requests) == 3

@@ -27,6 +27,7 @@ from typing import Any
 import probatio
 
 from homeassistant.components import conversation
+from homeassistant.components.weather.const import INTENT_GET_WEATHER
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.ulid import ulid_now
@@ -51,6 +52,11 @@ from ..verify.done_actions import Action
 from .ask import hold_and_ask
 from .context import TurnContext
 
+# HA's questions about the house; one it placed nowhere ("the temperature in the
+# garage") is the model's to look for, not to guess.
+_QUESTIONS = frozenset(
+    {intent.INTENT_GET_STATE, intent.INTENT_GET_TEMPERATURE, INTENT_GET_WEATHER}
+)
 HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
 NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
@@ -81,12 +87,21 @@ class ForTheModel:
     """Not handled here: the model's turn.
 
     `state_question`: HA read the words as one state question ("is the desk lamp
-    on?"), which the model must answer from the house (`async_home_answer`); `did`:
-    what came before the question in a compound command ran (never run it again).
+    on?"), which the model must answer from the house (`async_home_answer`);
+    `home_words`: HA's answer to a question about the house it found nothing for
+    ("Sorry, I am not aware of any climate in the Garage area"), said if the model
+    reads nothing either; `did`: what came before the question in a compound command
+    ran (never run it again).
     """
 
     state_question: bool = False
     did: bool = False
+    home_words: str | None = None
+
+    @property
+    def about_the_house(self) -> bool:
+        """A question only the house can answer: the model must read it."""
+        return self.state_question or self.home_words is not None
 
 
 async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
@@ -162,6 +177,11 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         and outcome.intents == [intent.INTENT_GET_STATE],
         did=outcome.status is LocalStatus.FOR_THE_MODEL
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
+        home_words=outcome.speech
+        if outcome.status is LocalStatus.NO_TARGET
+        and outcome.intents
+        and set(outcome.intents) <= _QUESTIONS
+        else None,
     )
 
 

@@ -49,6 +49,7 @@ from ..ending import (
     Problem,
     Question,
     Said,
+    Words,
     problem_for_result,
 )
 from ..kept.chat_history import trim_to_budget
@@ -97,8 +98,8 @@ class _TurnRecord:
     reasoning_opened: set[str] = field(default_factory=set)
     """The connection's agents whose template opens reasoning in the prompt."""
     subentry_id: str = ""
-    state_question: bool = False
-    """HA read the words as a state question: an answer that read nothing is not said."""
+    left: ForTheModel = ForTheModel()
+    """What local first left: a question about the house is not answered unread."""
 
 
 async def async_run_model(
@@ -125,7 +126,7 @@ async def async_run_model(
         effects=turn.effects,
         reasoning_opened=turn.entry.runtime_data.reasoning_opened,
         subentry_id=subentry.subentry_id,
-        state_question=left.state_question,
+        left=left,
     )
     try:
         found = turn.entry.runtime_data.capabilities.get(subentry.subentry_id)
@@ -181,8 +182,8 @@ async def _deltas(
     streamed = ""
     read_only = read_only_tools(record.chat_log.llm_api)
     # The words waiting, once an action failed (or while a state question is unread).
-    held: str | None = "" if record.state_question else None
-    unread = record.state_question
+    held: str | None = "" if record.left.about_the_house else None
+    unread = record.left.about_the_house
     async for event in events:
         if (
             held is None
@@ -297,19 +298,15 @@ async def _said(
     )
     if (
         answered
-        and record.state_question
+        and record.left.about_the_house
         and not result.tool_calls
-        and (
-            home := await async_state_answer(
-                record.hass, record.user_input, record.chat_log
-            )
-        )
+        and (home := await _home_words(record))
     ):
         # It answered without reading the house: a guess ("The kitchen light is
         # on." while it is off). Home Assistant's answer is read from it.
         LOGGER.info(
-            "The model answered a state question without reading the house; saying"
-            " Home Assistant's answer %r instead of %r",
+            "The model answered a question about the house without reading it;"
+            " saying Home Assistant's answer %r instead of %r",
             home.text,
             result.text[:200],
         )
@@ -351,6 +348,13 @@ async def _said(
     ):
         record.try_local = True  # HA's own agent may answer instead
     return fallback
+
+
+async def _home_words(record: _TurnRecord) -> Words | None:
+    """Home Assistant's answer to the question: found nothing, or read now."""
+    if record.left.home_words is not None:
+        return Words(record.left.home_words)
+    return await async_state_answer(record.hass, record.user_input, record.chat_log)
 
 
 def _untold(failures: tuple[Failure, ...], record: _TurnRecord) -> tuple[Failure, ...]:
