@@ -17,7 +17,10 @@ from pytest_homeassistant_custom_component.typing import (
     WebSocketGenerator,
 )
 
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
@@ -216,3 +219,50 @@ async def test_a_question_home_assistant_found_nothing_for_is_not_guessed(
     assert speech(guessed) == heard
     assert speech(looked) == "There is no temperature sensor in the garage."
     assert len(fake_llm.requests) == 3
+
+
+async def test_the_models_closing_question_follows_home_assistants_words(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A guess is not said; a question to the user claims nothing, and is."""
+    hass = home
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([Reply.text("It is 21 °C in the garage. Shall I heat it?")])
+
+    result = await converse(hass, agent, "what is the temperature in the garage")
+
+    assert speech(result) == (
+        "Sorry, I am not aware of any climate in the Garage area. Shall I heat it?"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what is the temperature in the garage", "what is the temperature of the heater"],
+)
+async def test_home_assistants_words_never_tell_of_what_is_hidden(
+    home: HomeAssistant, fake_llm: FakeLLM, *, question: str
+) -> None:
+    """A thermostat not exposed to Assist: HA's "Heater is not exposed" is not said.
+
+    Nor its "no climate in the Garage area is exposed" (one is, hidden): the model's
+    answer stands, as for a command placed nowhere.
+    """
+    hass = home
+    registry = er.async_get(hass)
+    heater = registry.async_get_or_create(
+        "climate", "test", "heater", suggested_object_id="heater"
+    )
+    garage = ar.async_get(hass).async_get_or_create("Garage")
+    registry.async_update_entity(heater.entity_id, area_id=garage.id)
+    hass.states.async_set(
+        heater.entity_id, "heat", {"friendly_name": "Heater", "current_temperature": 12}
+    )
+    async_expose_entity(hass, conversation.DOMAIN, heater.entity_id, False)
+    agent = await _agent(hass, fake_llm)
+    fake_llm.script([Reply.text("I can't see a thermostat there.")])
+
+    result = await converse(hass, agent, question)
+
+    assert speech(result) == "I can't see a thermostat there."
+    assert hass.states.get(heater.entity_id).state == "heat"

@@ -176,13 +176,16 @@ class HomeSaid:
     """Home Assistant's own agent's words, said only if the house shows them true.
 
     After `preface` (a phrase key with `{speech}`) when no model answered; `fits`:
-    False when the words say more than ran (told by the house's effects instead).
+    False when the words say more than ran (told by the house's effects instead);
+    `answer`: the model's, not said (it read and did nothing), but its closing
+    question follows.
     """
 
     speech: str
     effects: tuple[EntityEffect, ...]
     preface: str = ""
     fits: bool = True
+    answer: str = ""
 
 
 @dataclass(frozen=True, slots=True)

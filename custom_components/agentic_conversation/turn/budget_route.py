@@ -4,7 +4,7 @@ What Home Assistant understands is still done (risky commands asked first), as l
 first does it; anything else ends on one sentence saying why the model is not asked.
 """
 
-from ..ending import Ending, Fallback, Problem
+from ..ending import Ending, Fallback, Problem, Words
 from .context import TurnContext
 from .local_first import async_handle_locally, async_state_answer
 
@@ -25,5 +25,5 @@ async def async_budget_route(turn: TurnContext) -> Ending:
         # No model to look: the house as Home Assistant reads it.
         answer := await async_state_answer(turn.hass, turn.user_input, turn.chat_log)
     ):
-        return Ending(answer)
+        return Ending(Words(answer))
     return Ending(Fallback(Problem.BUDGET_SPENT))

@@ -28,6 +28,7 @@ import probatio
 
 from homeassistant.components import conversation
 from homeassistant.components.weather.const import INTENT_GET_WEATHER
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.ulid import ulid_now
@@ -48,15 +49,18 @@ from ..safety.confirmation import HeldAction
 from ..safety.risk import intent_effects
 from ..sentence_triggers import TRIGGER_TOOL
 from ..tool_options import gate_of
+from ..tools.entities import is_exposed
 from ..verify.done_actions import Action
 from .ask import hold_and_ask
 from .context import TurnContext
 
-# HA's questions about the house; one it placed nowhere ("the temperature in the
-# garage") is the model's to look for, not to guess.
-_QUESTIONS = frozenset(
-    {intent.INTENT_GET_STATE, intent.INTENT_GET_TEMPERATURE, INTENT_GET_WEATHER}
-)
+# HA's questions about the house it may place nowhere ("the temperature in the
+# garage"), and what they ask of: the model's to look for, not to guess. (A command
+# placed nowhere stays the model's: we may have found what HA did not.)
+_QUESTIONS = {
+    intent.INTENT_GET_TEMPERATURE: Platform.CLIMATE,
+    INTENT_GET_WEATHER: Platform.WEATHER,
+}
 HANDLED = "Home Assistant understood the command"
 ASKED = "Home Assistant understood a risky command: asked first"
 NOT_ASKED = "Home Assistant understood a risky command: no answer words to ask in"
@@ -88,7 +92,7 @@ class ForTheModel:
 
     `state_question`: HA read the words as one state question ("is the desk lamp
     on?"), which the model must answer from the house (`async_home_answer`);
-    `home_words`: HA's answer to a question about the house it found nothing for
+    `home_words`: HA's words for a question about the house it found nothing for
     ("Sorry, I am not aware of any climate in the Garage area"), said if the model
     reads nothing either; `did`: what came before the question in a compound command
     ran (never run it again).
@@ -100,7 +104,7 @@ class ForTheModel:
 
     @property
     def about_the_house(self) -> bool:
-        """A question only the house can answer: the model must read it."""
+        """A question only the house answers: the model must read it."""
         return self.state_question or self.home_words is not None
 
 
@@ -177,25 +181,43 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         and outcome.intents == [intent.INTENT_GET_STATE],
         did=outcome.status is LocalStatus.FOR_THE_MODEL
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
-        home_words=outcome.speech
-        if outcome.status is LocalStatus.NO_TARGET
-        and outcome.intents
-        and set(outcome.intents) <= _QUESTIONS
-        else None,
+        home_words=_found_nothing(turn, outcome),
     )
+
+
+def _found_nothing(turn: TurnContext, outcome: LocalOutcome) -> str | None:
+    """HA's words for a question it ran and found nothing for, if they hide nothing.
+
+    Its match errors tell of entities that are not exposed ("Sorry, Garage heater is
+    not exposed", "no climate in the Garage area is exposed"): where the question's
+    kind has any, its words are not said.
+    """
+    if (
+        outcome.speech is None
+        or outcome.status is not LocalStatus.NO_TARGET
+        or not outcome.intents  # without a run, the words may be a misreading
+        or not set(outcome.intents) <= _QUESTIONS.keys()
+    ):
+        return None
+    domains = {_QUESTIONS[name] for name in outcome.intents}
+    if any(
+        not is_exposed(turn.hass, state.entity_id)
+        for state in turn.hass.states.async_all(domains)
+    ):
+        return None
+    return outcome.speech
 
 
 async def async_state_answer(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
-) -> Words | None:
+) -> str | None:
     """Home Assistant's own answer to a state question, read from the house now."""
     scratch = conversation.ChatLog(
         hass, chat_log.conversation_id, content=list(chat_log.content)
     )
-    answer = await async_home_answer(hass, user_input, scratch)
-    return Words(answer) if answer is not None else None
+    return await async_home_answer(hass, user_input, scratch)
 
 
 def _held_actions(

@@ -43,13 +43,13 @@ from ..ending import (
     Done,
     Ending,
     Fallback,
+    HomeSaid,
     ModelAnswer,
     NotAsked,
     Outcome,
     Problem,
     Question,
     Said,
-    Words,
     problem_for_result,
 )
 from ..kept.chat_history import trim_to_budget
@@ -302,16 +302,16 @@ async def _said(
         and not result.tool_calls
         and (home := await _home_words(record))
     ):
-        # It answered without reading the house: a guess ("The kitchen light is
-        # on." while it is off). Home Assistant's answer is read from it.
+        # It answered without reading or doing anything: a guess ("The kitchen
+        # light is on." while it is off, "Done." for a light there is not).
         LOGGER.info(
-            "The model answered a question about the house without reading it;"
-            " saying Home Assistant's answer %r instead of %r",
-            home.text,
+            "The model answered without reading the house or acting; saying Home"
+            " Assistant's answer %r instead of %r",
+            home,
             result.text[:200],
         )
         record.chat_log.async_trace({"state_answer": "home_assistant"})
-        return home
+        return HomeSaid(home, (), answer=result.text)
     if answered and (
         (failures := _untold(actions_failed(result, read_only), record))
         or not await _shown_done(record)
@@ -350,10 +350,10 @@ async def _said(
     return fallback
 
 
-async def _home_words(record: _TurnRecord) -> Words | None:
-    """Home Assistant's answer to the question: found nothing, or read now."""
+async def _home_words(record: _TurnRecord) -> str | None:
+    """Home Assistant's answer to the words: found nothing, or read now."""
     if record.left.home_words is not None:
-        return Words(record.left.home_words)
+        return record.left.home_words
     return await async_state_answer(record.hass, record.user_input, record.chat_log)
 
 

@@ -123,6 +123,12 @@ async def _async_home_said(hass: HomeAssistant, language: str, said: HomeSaid) -
         speech = await async_render_done(
             hass, language, await async_effect_actions(hass, language, said.effects)
         )
+    if question := closing_question(clean_for_speech(said.answer)):
+        # HA's words end without a stop ("… in the Garage area"): one before it.
+        speech = speech.rstrip()
+        if not speech.endswith((".", "!", "?", "。", "！", "？")):
+            speech += "."
+        speech = f"{speech} {question}"
     if not said.preface:
         return speech
     template = await async_phrase(hass, language, said.preface)
