@@ -103,19 +103,42 @@ class Profile:
     all_stems: frozenset[str]
 
 
+def profile_of(entity: EntityInfo) -> Profile:
+    """An entity's profile, cached by the entity's fields as they are.
+
+    This runs for every entity on every search: no tuples of names joined anew.
+    """
+    return profile(
+        entity.entity_id,
+        entity.name,
+        entity.aliases,
+        entity.area,
+        entity.area_aliases,
+        entity.floor,
+        entity.floor_aliases,
+    )
+
+
 @lru_cache(maxsize=8192)
-def profile(
+def profile(  # noqa: PLR0917 - the cache's key: the fields a profile is made of
     entity_id: str,
-    names: tuple[str, ...],
-    areas: tuple[str, ...],
-    floors: tuple[str, ...],
+    name: str,
+    aliases: tuple[str, ...],
+    area: str | None,
+    area_aliases: tuple[str, ...],
+    floor: str | None,
+    floor_aliases: tuple[str, ...],
 ) -> Profile:
     """The stems of an entity's names, area, floor and id."""
-    folded = tuple(n.casefold() for n in names if n)
+    folded = tuple(n.casefold() for n in (name, *aliases) if n)
     domain, _, object_id = entity_id.partition(".")
     name_stems = frozenset().union(*(stems(n) for n in folded))
-    area_stems = frozenset().union(*(stems(a.casefold()) for a in areas if a))
-    floor_stems = frozenset().union(*(stems(f.casefold()) for f in floors if f))
+    area_stems = frozenset().union(
+        *(stems(a.casefold()) for a in (area, *area_aliases) if a)
+    )
+    floor_stems = frozenset().union(
+        *(stems(f.casefold()) for f in (floor, *floor_aliases) if f)
+    )
     return Profile(
         domain=domain,
         names=folded,
@@ -124,16 +147,6 @@ def profile(
         floor_stems=floor_stems,
         id_stems=stems(object_id),
         all_stems=name_stems | area_stems | floor_stems | stems(object_id),
-    )
-
-
-def profile_of(entity: EntityInfo) -> Profile:
-    """An entity's profile."""
-    return profile(
-        entity.entity_id,
-        (entity.name, *entity.aliases),
-        (entity.area or "", *entity.area_aliases),
-        (entity.floor or "", *entity.floor_aliases),
     )
 
 
