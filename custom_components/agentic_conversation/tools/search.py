@@ -90,9 +90,13 @@ def terms(query: str, language: str) -> list[Term]:
     return list(found.values())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Profile:
-    """An entity's words, stemmed once and kept while its names stay the same."""
+    """An entity's words, stemmed once and kept while its names stay the same.
+
+    Profiles compare by identity: one is made per entity's fields, so a home's tuple
+    of them is hashed and compared in a pass (`home_words`).
+    """
 
     domain: str
     names: tuple[str, ...]
@@ -147,6 +151,17 @@ def profile(  # noqa: PLR0917 - the cache's key: the fields a profile is made of
         floor_stems=floor_stems,
         id_stems=stems(object_id),
         all_stems=name_stems | area_stems | floor_stems | stems(object_id),
+    )
+
+
+@lru_cache(maxsize=8)
+def home_words(
+    profiles: tuple[Profile, ...],
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Every floor stem and every name stem of these entities, gathered once for them."""
+    return (
+        frozenset().union(*(p.floor_stems for p in profiles)),
+        frozenset().union(*(p.name_stems for p in profiles)),
     )
 
 
@@ -303,13 +318,12 @@ def scored(
     query = query.strip().casefold()
     query_terms = terms(query, language)
     entities = list(entities)
-    profiles = [profile_of(entity) for entity in entities]
-    floor_stems = frozenset().union(*(p.floor_stems for p in profiles))
+    profiles = tuple(profile_of(entity) for entity in entities)
+    floor_stems, vocabulary = home_words(profiles)
     # A floor named "Upstairs" is what "upstairs" means, not every upper floor.
     floor_words = {t.stem for t in query_terms if t.floor and t.stem in floor_stems}
     by_level = any(t.floor and t.stem not in floor_words for t in query_terms)
     # The home's name words each query word names, found once for all entities.
-    vocabulary = frozenset().union(*(p.name_stems for p in profiles))
     named = {t.stem: named_by(t.stem, vocabulary) for t in query_terms}
     wanted = frozenset().union({t.stem for t in query_terms}, *named.values())
     kinds = {kind_domain for t in query_terms for kind_domain, _ in t.kinds}
