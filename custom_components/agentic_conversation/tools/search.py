@@ -90,9 +90,13 @@ def terms(query: str, language: str) -> list[Term]:
     return list(found.values())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Profile:
-    """An entity's words, stemmed once and kept while its names stay the same."""
+    """An entity's words, stemmed once and kept while its names stay the same.
+
+    Profiles compare by identity: one is made per entity's fields, so a home's tuple
+    of them is hashed and compared in a pass (`home_words`).
+    """
 
     domain: str
     names: tuple[str, ...]
@@ -103,19 +107,42 @@ class Profile:
     all_stems: frozenset[str]
 
 
+def profile_of(entity: EntityInfo) -> Profile:
+    """An entity's profile, cached by the entity's fields as they are.
+
+    This runs for every entity on every search: no tuples of names joined anew.
+    """
+    return profile(
+        entity.entity_id,
+        entity.name,
+        entity.aliases,
+        entity.area,
+        entity.area_aliases,
+        entity.floor,
+        entity.floor_aliases,
+    )
+
+
 @lru_cache(maxsize=8192)
-def profile(
+def profile(  # noqa: PLR0917 - the cache's key: the fields a profile is made of
     entity_id: str,
-    names: tuple[str, ...],
-    areas: tuple[str, ...],
-    floors: tuple[str, ...],
+    name: str,
+    aliases: tuple[str, ...],
+    area: str | None,
+    area_aliases: tuple[str, ...],
+    floor: str | None,
+    floor_aliases: tuple[str, ...],
 ) -> Profile:
     """The stems of an entity's names, area, floor and id."""
-    folded = tuple(n.casefold() for n in names if n)
+    folded = tuple(n.casefold() for n in (name, *aliases) if n)
     domain, _, object_id = entity_id.partition(".")
     name_stems = frozenset().union(*(stems(n) for n in folded))
-    area_stems = frozenset().union(*(stems(a.casefold()) for a in areas if a))
-    floor_stems = frozenset().union(*(stems(f.casefold()) for f in floors if f))
+    area_stems = frozenset().union(
+        *(stems(a.casefold()) for a in (area, *area_aliases) if a)
+    )
+    floor_stems = frozenset().union(
+        *(stems(f.casefold()) for f in (floor, *floor_aliases) if f)
+    )
     return Profile(
         domain=domain,
         names=folded,
@@ -127,13 +154,14 @@ def profile(
     )
 
 
-def profile_of(entity: EntityInfo) -> Profile:
-    """An entity's profile."""
-    return profile(
-        entity.entity_id,
-        (entity.name, *entity.aliases),
-        (entity.area or "", *entity.area_aliases),
-        (entity.floor or "", *entity.floor_aliases),
+@lru_cache(maxsize=8)
+def home_words(
+    profiles: tuple[Profile, ...],
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Every floor stem and every name stem of these entities, gathered once for them."""
+    return (
+        frozenset().union(*(p.floor_stems for p in profiles)),
+        frozenset().union(*(p.name_stems for p in profiles)),
     )
 
 
@@ -290,13 +318,12 @@ def scored(
     query = query.strip().casefold()
     query_terms = terms(query, language)
     entities = list(entities)
-    profiles = [profile_of(entity) for entity in entities]
-    floor_stems = frozenset().union(*(p.floor_stems for p in profiles))
+    profiles = tuple(profile_of(entity) for entity in entities)
+    floor_stems, vocabulary = home_words(profiles)
     # A floor named "Upstairs" is what "upstairs" means, not every upper floor.
     floor_words = {t.stem for t in query_terms if t.floor and t.stem in floor_stems}
     by_level = any(t.floor and t.stem not in floor_words for t in query_terms)
     # The home's name words each query word names, found once for all entities.
-    vocabulary = frozenset().union(*(p.name_stems for p in profiles))
     named = {t.stem: named_by(t.stem, vocabulary) for t in query_terms}
     wanted = frozenset().union({t.stem for t in query_terms}, *named.values())
     kinds = {kind_domain for t in query_terms for kind_domain, _ in t.kinds}
