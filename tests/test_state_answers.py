@@ -36,7 +36,7 @@ from tests.acceptance.home import (  # the home fixture: the table's home
 from tests.across_releases import offered_name
 from tests.assist_pipeline import RecordingTTS, door_to, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import converse, said, speech
+from tests.helpers import converse, said, speech, state_of
 from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
 
 LAMP = "light.desk_lamp"
@@ -265,4 +265,4 @@ async def test_home_assistants_words_never_tell_of_what_is_hidden(
     result = await converse(hass, agent, question)
 
     assert speech(result) == "I can't see a thermostat there."
-    assert hass.states.get(heater.entity_id).state == "heat"
+    assert state_of(hass, heater.entity_id) == "heat"
