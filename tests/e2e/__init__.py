@@ -10,6 +10,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
+# The modules that start llama.cpp share one worker and run one after another (their
+# module-scoped stories still run once each). llama.cpp's threads spin at every step's
+# barrier: two servers of two threads each on CI's two cores took SmolLM2's answer to
+# "tell me a joke" from 1.5 s to past the turn's 58 s deadline.
+LLAMA_GROUP = pytest.mark.xdist_group("llama")
+
 
 def run_story(tmp: Path, *flags: str, story: str = "tests.e2e.story") -> dict[str, Any]:
     """Run `python -m <story>` with these flags; returns its report."""

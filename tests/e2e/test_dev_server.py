@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import ensure_llama_or_skip, run_story
+from tests.e2e import LLAMA_GROUP, ensure_llama_or_skip, run_story
 
-# One worker runs the module: its story (a hass process) is a module fixture, run once.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_dev_server")]
+pytestmark = [pytest.mark.e2e, LLAMA_GROUP]
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,9 @@ from typing import Any
 import pytest
 
 from custom_components.agentic_conversation.words.speech import clean_for_speech
-from tests.e2e import ensure_llama_or_skip, run_story
+from tests.e2e import LLAMA_GROUP, ensure_llama_or_skip, run_story
 
-# One worker runs the module: its story (a hass process) is a module fixture, run once.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_e2e")]
+pytestmark = [pytest.mark.e2e, LLAMA_GROUP]
 
 
 @pytest.fixture(scope="module")

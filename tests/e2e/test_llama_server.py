@@ -8,7 +8,6 @@ refusal is tested on the recorded message only: tests/server_replies.py.)
 
 from collections.abc import AsyncIterator, Iterator
 import socket
-import subprocess
 import time
 
 import httpx
@@ -20,10 +19,10 @@ from custom_components.agentic_conversation.agent import (
     ToolSpec,
 )
 from custom_components.agentic_conversation.agent.server_errors import server_problem
-from devtools.llama import ALIAS, REPO, start_llama_server
+from devtools.llama import ALIAS, start_llama_server
+from tests.e2e import LLAMA_GROUP, ensure_llama_or_skip
 
-# One worker runs the module: its story (a hass process) is a module fixture, run once.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_llama_server")]
+pytestmark = [pytest.mark.e2e, LLAMA_GROUP]
 
 TOOL = ToolSpec("get_time", "The time.", {"type": "object", "properties": {}})
 
@@ -37,17 +36,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def built() -> None:
     """The built-in llama-server, or a skip that says why."""
-    ensure = subprocess.run(
-        [str(REPO / "scripts" / "llama"), "ensure"],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        check=False,
-    )
-    if ensure.returncode != 0:
-        reason = f"llama.cpp server could not be installed here: {ensure.stderr[-500:]}"
-        print(reason)  # noqa: T201 - the reason must show in CI output
-        pytest.skip(reason)
+    ensure_llama_or_skip()
 
 
 @pytest.fixture(params=[8192, 256], ids=["8192", "256"])
