@@ -6,6 +6,7 @@ only the chat log's assistant deltas; the recorder keeps exactly what it was ask
 
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -227,3 +228,25 @@ async def door_to(
         return output
 
     return satellite
+
+
+DOORS = ("async_converse", "websocket", "pipeline")
+
+
+@dataclass
+class Door:
+    """One way a user talks to an agent (the `door` fixture: each of DOORS)."""
+
+    name: str
+    speaker: RecordingTTS
+    ws_client: Any
+    client: Any
+
+    async def open(self, hass: HomeAssistant, agent: str) -> Ask:
+        """This door's ask, to the agent."""
+        return await door_to(hass, self.name, agent, self.ws_client, self.client)
+
+    @property
+    def said(self) -> list[str]:
+        """What a satellite spoke (through the pipeline door only)."""
+        return self.speaker.said

@@ -7,11 +7,15 @@ import logging
 import os
 
 import pytest
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
 
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from tests.assist_pipeline import RecordingTTS, recording_tts
+from tests.assist_pipeline import DOORS, Door, RecordingTTS, recording_tts
 from tests.fake_llm import FakeLLM
 
 # The test plugin logs at INFO, which makes SQLAlchemy log every statement the recorder
@@ -97,6 +101,17 @@ async def recorder(ha_core: HomeAssistant) -> AsyncIterator[RecordingTTS]:
     """A recording streaming TTS entity (`tts.recorder`), as a satellite's engine."""
     async with recording_tts(ha_core) as engine:
         yield engine
+
+
+@pytest.fixture(params=DOORS)
+def door(
+    request: pytest.FixtureRequest,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    hass_client: ClientSessionGenerator,
+) -> Door:
+    """Each door a user talks through; fewer with `parametrize("door", [...], indirect=True)`."""
+    return Door(request.param, recorder, hass_ws_client, hass_client)
 
 
 @pytest.fixture

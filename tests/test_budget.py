@@ -15,10 +15,6 @@ from pytest_homeassistant_custom_component.common import (
     async_capture_events,
     async_fire_time_changed,
 )
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
-)
 
 from homeassistant.components import ai_task, conversation
 from homeassistant.core import Context, HomeAssistant
@@ -40,7 +36,7 @@ from tests.acceptance.home import (  # the home fixture: the table's home
     table_home,  # noqa: F401
 )
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.test_ai_task import TASK, _connection
 from tests.test_confirmation import NEW_AGENT_APIS, _agent
@@ -52,7 +48,6 @@ JOKE = "Why did the lamp blush? It saw the switch."
 CEILING = "light.kitchen_ceiling"
 DOOR = "lock.front_door"
 LEFT = "sensor.agent_budget_left"
-DOORS = ["async_converse", "websocket", "pipeline"]
 
 
 def _local(hass: HomeAssistant, text: str) -> datetime:
@@ -419,15 +414,10 @@ async def test_a_turn_under_way_ends_on_what_it_did(
     assert len(fake_llm.requests) == 1
 
 
-@pytest.mark.parametrize("door", DOORS)
 async def test_every_door_hears_the_budget_sentence(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """The dashboard and a satellite (its TTS) hear it too, and the light's answer.
 
@@ -436,7 +426,7 @@ async def test_every_door_hears_the_budget_sentence(
     hass = home
     agent = await _agent(hass, fake_llm, **{CONF_BUDGET: 10_000})
     fake_llm.script([Reply.text(JOKE).with_usage(9_000, 1_000)])
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
 
     joke = await ask("tell me a joke", None)
     spent = await ask("tell me another joke", joke["conversation_id"])
@@ -447,8 +437,8 @@ async def test_every_door_hears_the_budget_sentence(
     ] == [JOKE, SPENT, "Turned on the light"]
     assert states(hass)[CEILING] == "on"
     assert len(fake_llm.requests) == 1
-    if door == "pipeline":
-        assert recorder.said == [JOKE, SPENT, "Turned on the light"]
+    if door.name == "pipeline":
+        assert door.said == [JOKE, SPENT, "Turned on the light"]
 
 
 async def test_unreadable_saved_spending_starts_from_nothing(

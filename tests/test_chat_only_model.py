@@ -9,10 +9,6 @@ mind" (any language HA knows it in) ends the turn as HA's own agent ends it: sil
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
-)
 
 from homeassistant.core import HomeAssistant
 
@@ -21,7 +17,7 @@ from tests.acceptance.home import (  # the home fixture: the table's home
     states,
     table_home,  # noqa: F401
 )
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, said as _speech
 from tests.test_confirmation import _agent as confirmation_agent
@@ -40,20 +36,15 @@ async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
     return agent
 
 
-@pytest.mark.parametrize("door", ["async_converse", "websocket", "pipeline"])
 async def test_a_risky_command_is_asked_and_yes_runs_it(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """The question is heard, the door stays locked until "yes"; the model is never asked."""
     hass = home
     agent = await _agent(hass, fake_llm)
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
     before = states(hass)
 
     asked = await ask("unlock the front door", None)
@@ -77,8 +68,8 @@ async def test_a_risky_command_is_asked_and_yes_runs_it(
         "light.kitchen_spots": "on",
     }
     assert fake_llm.requests == []
-    if door == "pipeline":
-        assert recorder.said == [
+    if door.name == "pipeline":
+        assert door.said == [
             "Shall I unlock Front door?",
             "I unlocked Front door.",
             "Turned on the lights",

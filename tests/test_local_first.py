@@ -10,14 +10,9 @@ to the model, never "Sorry, I couldn't understand that".
 import json
 from typing import Any
 
-import pytest
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
     async_capture_events,
-)
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
 )
 
 from homeassistant.components import conversation
@@ -42,7 +37,7 @@ from tests.acceptance.home import (  # the home fixture: the table's home
     table_home,  # noqa: F401
 )
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import said as _speech
 from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
@@ -50,7 +45,6 @@ from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
 CEILING = "light.kitchen_ceiling"
 DOOR = "lock.front_door"
 JOKE = "Why did the lamp blush? It saw the switch."
-DOORS = ["async_converse", "websocket", "pipeline"]
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
@@ -82,20 +76,15 @@ def _local_first_details(turn: int) -> list[dict[str, Any]]:
     ]
 
 
-@pytest.mark.parametrize("door", DOORS)
 async def test_commands_locally_risky_asked_chat_to_the_model(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """The exact words, the states, and what the model was (not) asked."""
     hass = home
     agent = await _agent(hass, fake_llm)
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
     before = states(hass)
 
     done = await ask("turn on the kitchen ceiling", None)
@@ -155,8 +144,8 @@ async def test_commands_locally_risky_asked_chat_to_the_model(
     assert results[0]["speech"]["plain"]["speech"] == "Turned on the light"
     assert results[0]["data"]["success"][0]["name"] == "Kitchen ceiling"
     assert _route_sensor(hass) == "ok"
-    if door == "pipeline":
-        assert recorder.said == [
+    if door.name == "pipeline":
+        assert door.said == [
             "Turned on the light",
             "Shall I unlock Front door?",
             "I unlocked Front door.",

@@ -11,10 +11,6 @@ that can mean both is a new request for the model (never a yes).
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
-)
 
 from homeassistant.core import HomeAssistant
 
@@ -29,7 +25,7 @@ from custom_components.agentic_conversation.safety.answers import (
     HeldWords,
     classify,
 )
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import said, state_of as _state
 from tests.test_confirmation import LOCK, _unlock_call
@@ -169,17 +165,16 @@ async def test_polite_declines_leave_the_door_locked(
         assert _state(hass, LOCK) == "locked", text
 
 
+@pytest.mark.parametrize("door", ["pipeline"], indirect=True)
 async def test_declines_said_to_a_satellite(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
+    door: Door,
 ) -> None:
     """Through a pipeline: what the satellite speaks, and the lock, after each."""
     hass = home
     yes_agent, _ = await _agents(hass, fake_llm)
-    ask = await door_to(hass, "pipeline", yes_agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, yes_agent)
     for text, meaning in DECLINES["en"][:6]:
         assert meaning is NO
         fake_llm.script([await _unlock_call(hass)])
@@ -189,7 +184,7 @@ async def test_declines_said_to_a_satellite(
         assert said(declined) == "Okay, I won't."
         assert _state(hass, LOCK) == "locked", text
     # Said once each: the same words again come from the TTS's own cache.
-    assert recorder.said == ["Shall I unlock Front door?", "Okay, I won't."]
+    assert door.said == ["Shall I unlock Front door?", "Okay, I won't."]
 
 
 @pytest.mark.parametrize("language", sorted(CHANGE_OF_MIND))

@@ -14,10 +14,6 @@ from datetime import datetime, timedelta
 import json
 
 import pytest
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
-)
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -27,7 +23,7 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent
 
@@ -133,17 +129,13 @@ ROUTES: dict[str, list[Heard]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("door", ["async_converse", "websocket", "pipeline"])
 @pytest.mark.parametrize("route", list(ROUTES))
 async def test_every_sentence_is_answered_on_every_route(
     kitchen: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
+    door: Door,
     *,
     route: str,
-    door: str,
 ) -> None:
     """The exact words, the response type, one conversation id, the lights switched."""
     hass = kitchen
@@ -160,7 +152,7 @@ async def test_every_sentence_is_answered_on_every_route(
         fake_llm.script([Reply.text(JOKE)])
     else:
         await fake_llm.close()  # the server is gone: connections are refused
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
 
     conversation_id: str | None = None
     for heard in ROUTES[route]:
@@ -177,9 +169,9 @@ async def test_every_sentence_is_answered_on_every_route(
         assert conversation_id in (None, result["conversation_id"]), heard.text
         conversation_id = result["conversation_id"]
         assert hass.states.get(LIGHTS).state == heard.lights, heard.text  # type: ignore[union-attr]
-        if door == "pipeline":
+        if door.name == "pipeline":
             # What the satellite spoke is the reply, word for word.
-            assert recorder.said[-1:] == [speech], (heard.text, recorder.said)
+            assert door.said[-1:] == [speech], (heard.text, door.said)
 
     if route == "tool-calling model":
         assert fake_llm.unused == 0

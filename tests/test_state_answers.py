@@ -34,33 +34,27 @@ from tests.acceptance.home import (  # the home fixture: the table's home
     table_home,  # noqa: F401
 )
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, door_to, run_pipeline, use_pipeline
+from tests.assist_pipeline import Door, RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, said, speech, state_of
 from tests.test_confirmation import NEW_AGENT_APIS, _agent as confirmation_agent
 
 LAMP = "light.desk_lamp"
-DOORS = ["async_converse", "websocket", "pipeline"]
 
 
 async def _agent(hass: HomeAssistant, server: FakeLLM, **options: Any) -> str:
     return await confirmation_agent(hass, server, **{CONF_LOCAL_FIRST: True, **options})
 
 
-@pytest.mark.parametrize("door", DOORS)
 async def test_a_guess_is_not_said_home_assistant_reads_the_house(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """The lamp is off, the model says "on" without looking: "No, off" is heard."""
     hass = home
     agent = await _agent(hass, fake_llm)
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
     before = states(hass)
     assert before[LAMP] == "off"
     fake_llm.script([Reply.text("The desk lamp is on.")])
@@ -71,24 +65,19 @@ async def test_a_guess_is_not_said_home_assistant_reads_the_house(
     assert states(hass) == before
     (request,) = fake_llm.requests  # the model was asked, as HA's pipeline leaves it
     assert request["messages"][-1]["content"] == "is the desk lamp on"
-    if door == "pipeline":
-        assert recorder.said == ["No, off"]  # the guess never reached the speaker
+    if door.name == "pipeline":
+        assert door.said == ["No, off"]  # the guess never reached the speaker
 
 
-@pytest.mark.parametrize("door", DOORS)
 async def test_a_model_that_reads_the_house_is_heard(
     home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """Its words before the reading stream; its answer after it is its own."""
     hass = home
     agent = await _agent(hass, fake_llm)
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
     live = await offered_name(hass, NEW_AGENT_APIS, "GetLiveContext")
     fake_llm.script(
         [
@@ -103,8 +92,8 @@ async def test_a_model_that_reads_the_house_is_heard(
     second = fake_llm.requests[1]["messages"]
     assert [m["role"] for m in second] == ["system", "user", "assistant", "tool"]
     assert second[2]["tool_calls"][0]["function"]["name"] == live
-    if door == "pipeline":
-        assert recorder.said == [
+    if door.name == "pipeline":
+        assert door.said == [
             "Let me look. The desk lamp is off; the other lights are on."
         ]
 

@@ -11,10 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.typing import (
-    ClientSessionGenerator,
-    WebSocketGenerator,
-)
 
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent, llm
@@ -37,7 +33,7 @@ from custom_components.agentic_conversation.safety.risk import (
     intent_effects,
     risk_of,
 )
-from tests.assist_pipeline import RecordingTTS, door_to
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, said, speech, state_of
 from tests.test_confirmation import GARAGE, LIGHT, LOCK, _agent, _tool, home
@@ -195,20 +191,16 @@ async def test_the_model_calls_the_unlocking_intent_script(
     assert len(fake_llm.requests) == 1
 
 
-@pytest.mark.parametrize("door", ["async_converse", "pipeline"])
+@pytest.mark.parametrize("door", ["async_converse", "pipeline"], indirect=True)
 async def test_the_custom_sentence_with_local_first(
     custom_home: HomeAssistant,
     fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    hass_ws_client: WebSocketGenerator,
-    hass_client: ClientSessionGenerator,
-    *,
-    door: str,
+    door: Door,
 ) -> None:
     """The user's own sentence: asked, no model call; "yes" unlocks."""
     hass = custom_home
     agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: True})
-    ask = await door_to(hass, door, agent, hass_ws_client, hass_client)
+    ask = await door.open(hass, agent)
 
     asked = await ask("we are home", None)
     conversation_id = asked["conversation_id"]
@@ -229,8 +221,8 @@ async def test_the_custom_sentence_with_local_first(
     assert said(done) == UNLOCKED
     assert state_of(hass, LOCK) == "unlocked"
     assert fake_llm.requests == []
-    if door == "pipeline":
-        assert recorder.said == [QUESTION, "Okay, I won't.", UNLOCKED]
+    if door.name == "pipeline":
+        assert door.said == [QUESTION, "Okay, I won't.", UNLOCKED]
 
 
 async def test_an_intent_script_that_lights_runs_at_once(
