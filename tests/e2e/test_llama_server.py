@@ -7,7 +7,6 @@ refusal is tested on the recorded message only: tests/server_replies.py.)
 """
 
 from collections.abc import AsyncIterator, Iterator
-import socket
 import time
 
 import httpx
@@ -21,16 +20,11 @@ from custom_components.agentic_conversation.agent import (
 from custom_components.agentic_conversation.agent.server_errors import server_problem
 from devtools.llama import ALIAS, start_llama_server
 from tests.e2e import LLAMA_GROUP, ensure_llama_or_skip
+from tests.e2e.story import free_port
 
 pytestmark = [pytest.mark.e2e, LLAMA_GROUP]
 
 TOOL = ToolSpec("get_time", "The time.", {"type": "object", "properties": {}})
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +38,7 @@ def server(
     built: None, socket_enabled: None, request: pytest.FixtureRequest
 ) -> Iterator[str]:
     """A running llama-server with that context size; its base URL."""
-    port = _free_port()
+    port = free_port()
     process = start_llama_server(port, ctx_size=int(request.param))
     try:
         url = f"http://127.0.0.1:{port}"
