@@ -170,7 +170,7 @@ async def test_intent_unlock_waits_for_yes(
     done = await _ask(hass, agent, "Yes.", asked.conversation_id)
 
     assert _state(hass, LOCK) == "unlocked"
-    assert "Front door" in _speech(done) or "unlocked" in _speech(done).lower()
+    assert _speech(done) == "I unlocked Front door."
     assert len(fake_llm.requests) == 1  # "yes" is ours, not the model's
     assert [e.data["outcome"] for e in events] == ["held", "confirmed"]
     assert events[1].data["entity_ids"] == [LOCK]
@@ -299,7 +299,9 @@ async def test_a_held_call_expires(
     late = await _ask(hass, agent, "yes", asked.conversation_id)
 
     assert _state(hass, LOCK) == "locked"
-    assert "expired" in _speech(late)
+    assert (
+        _speech(late) == "That request has expired, so I did nothing. Please ask again."
+    )
     assert [e.data["outcome"] for e in events] == ["held", "expired"]
     assert len(fake_llm.requests) == 1
 
@@ -314,9 +316,10 @@ async def test_german_question_and_ja(home: HomeAssistant, fake_llm: FakeLLM) ->
     assert _speech(asked) == "Soll ich Front door aufschließen?"
     assert _state(hass, LOCK) == "locked"
 
-    await _ask(hass, agent, "Ja, bitte!", asked.conversation_id, language="de")
+    done = await _ask(hass, agent, "Ja, bitte!", asked.conversation_id, language="de")
 
     assert _state(hass, LOCK) == "unlocked"
+    assert _speech(done) == "Ich habe Front door aufgeschlossen."
 
 
 async def test_pin_replaces_yes_for_locks(
@@ -328,18 +331,22 @@ async def test_pin_replaces_yes_for_locks(
     fake_llm.script([await _unlock_call(hass, "c1")] * 3)
 
     asked = await _ask(hass, agent, "unlock the front door")
-    assert "PIN" in _speech(asked)
+    assert _speech(asked) == "Shall I unlock Front door? Please say the PIN to confirm."
     yes = await _ask(hass, agent, "yes", asked.conversation_id)
-    assert "needs the PIN" in _speech(yes)
+    assert (
+        _speech(yes)
+        == "That needs the PIN, so I did nothing. Please ask again and say the PIN."
+    )
 
     asked = await _ask(hass, agent, "unlock the front door", asked.conversation_id)
     wrong = await _ask(hass, agent, "1 2 3 4", asked.conversation_id)
-    assert "not right" in _speech(wrong)
+    assert _speech(wrong) == "That PIN is not right, so I did nothing."
     assert _state(hass, LOCK) == "locked"
 
     asked = await _ask(hass, agent, "unlock the front door", asked.conversation_id)
-    await _ask(hass, agent, "four seven one one", asked.conversation_id)
+    done = await _ask(hass, agent, "four seven one one", asked.conversation_id)
     assert _state(hass, LOCK) == "unlocked"
+    assert _speech(done) == "I unlocked Front door."
 
 
 async def test_ask_before_list(home: HomeAssistant, fake_llm: FakeLLM) -> None:

@@ -237,7 +237,11 @@ async def test_satellite_hears_the_question_and_the_yes_unlocks(
     asked, _ = await run_pipeline(hass, pipeline, http, "unlock the front door")
 
     assert hass.states.get(front_door).state == "locked"  # type: ignore[union-attr]
-    assert recorder.said[-1].endswith("Shall I unlock Front door?")
+    question = (
+        "Let me see about the front door for you right now, one moment."
+        " Shall I unlock Front door?"
+    )
+    assert recorder.said == [question]
     assert asked["continue_conversation"] is True
 
     done, _ = await run_pipeline(
@@ -245,7 +249,7 @@ async def test_satellite_hears_the_question_and_the_yes_unlocks(
     )
 
     assert hass.states.get(front_door).state == "unlocked"  # type: ignore[union-attr]
-    assert "Front door" in recorder.said[-1]
+    assert recorder.said == [question, "I unlocked Front door."]
     assert done["continue_conversation"] is False
     assert len(fake_llm.requests) == 1
 

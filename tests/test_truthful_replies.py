@@ -84,8 +84,10 @@ async def test_a_change_is_still_told(
     speech = await _speech(hass, agent, "porch light on")
 
     assert hass.states.get("input_boolean.porch").state == "on"  # type: ignore[union-attr]
-    assert speech.startswith("I turned on Porch light. But")
-    assert speech.endswith("Please try again later.")
+    assert speech == (
+        "I turned on Porch light. But the AI service had a problem answering. "
+        "Please try again later."
+    )
 
 
 @pytest.mark.parametrize(
