@@ -51,6 +51,8 @@ class Problem(StrEnum):
     UNEXPECTED = "unexpected"
     CONVERSATION_BUSY = "conversation_busy"
     LLM_API_UNAUTHORIZED = "llm_api_unauthorized"
+    LLM_API_UNAVAILABLE = "llm_api_unavailable"
+    PROMPT_TEMPLATE = "prompt_template"
     SERVER_NO_TOOLS = "server_no_tools"
     SERVER_CONTEXT = "server_context"
     SERVER_MODEL_MISSING = "server_model_missing"

@@ -33,10 +33,7 @@ async def async_handle_turn(turn: TurnContext) -> conversation.ConversationResul
     """Run the turn's stages; always ends with words in the chat log and a result."""
     # Actions held last turn wait for these words; our code judges them.
     held = take_held(turn, turn.subentry.data.get(CONF_CONFIRM_PIN) or None)
-    try:
-        refused = await async_provide_llm_data(turn, held)
-    except conversation.ConverseError as err:
-        return err.as_conversation_result()  # HA's own words for a broken LLM API
+    refused = await async_provide_llm_data(turn, held)
     if refused is not None:
         return await _async_reply(turn, refused)
     kept = find_history(turn)

@@ -2,7 +2,7 @@
 
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
-from homeassistant.exceptions import Unauthorized
+from homeassistant.exceptions import TemplateError, Unauthorized
 
 from ..agent.describer import Describer
 from ..const import (
@@ -24,12 +24,18 @@ from ..tools.camera import any_camera_exposed
 from .context import TurnContext
 from .settle import Held
 
+# Why HA could not give the chat log its tools and prompt, by the error behind it;
+# any other: the agent's LLM API is gone or failed to start.
+_LLM_DATA_PROBLEMS = (
+    # An admin-only LLM API (HA 2026.11+) and a user who is no admin.
+    (Unauthorized, Problem.LLM_API_UNAUTHORIZED),
+    # The agent's instructions template does not render.
+    (TemplateError, Problem.PROMPT_TEMPLATE),
+)
+
 
 async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending | None:
-    """Give the chat log its tools and system prompt; an Ending when the user may not.
-
-    Raises HA's ConverseError for any other broken LLM API.
-    """
+    """Give the chat log its tools and system prompt; an Ending when HA cannot."""
     options, user_input, chat_log = turn.subentry.data, turn.user_input, turn.chat_log
     # Only the held actions the user's words approved pass this turn's gate.
     gate = ConfirmationGate(
@@ -68,11 +74,12 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
             join_prompts(extra, facts),
         )
     except conversation.ConverseError as err:
-        if not isinstance(err.__cause__, Unauthorized):
-            raise
-        # An admin-only LLM API (HA 2026.11+) and a user who is no admin: HA
-        # reports it in English, without saying why.
-        return Ending(Fallback(Problem.LLM_API_UNAUTHORIZED))
+        # HA has logged the detail; its words are English and do not say what to do.
+        problem = next(
+            (p for kind, p in _LLM_DATA_PROBLEMS if isinstance(err.__cause__, kind)),
+            Problem.LLM_API_UNAVAILABLE,
+        )
+        return Ending(Fallback(problem))
     if chat_log.llm_api is not None and any(
         action.tool_name == TRIGGER_TOOL
         for action in (held.approved if held is not None else ())
