@@ -237,12 +237,12 @@ async def test_garage_opens_on_yes_please(
 
     assert _state(hass, SHUTTER) == "open"
     assert _state(hass, GARAGE) == "closed"
-    assert _speech(asked) == "XX1"
+    assert _speech(asked) == "I opened Kitchen shutter. Shall I open Garage door?"
 
     done = await _ask(hass, agent, "yes please", asked.conversation_id)
 
     assert _state(hass, GARAGE) == "open"
-    assert _speech(done) == "XX2"
+    assert _speech(done) == "I opened Garage door."
 
 
 async def test_unrelated_request_drops_it_and_asking_again_only_holds_again(
