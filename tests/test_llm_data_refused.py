@@ -20,8 +20,11 @@ from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM
 from tests.helpers import add_agent, converse, said, speech
 
-# An instructions template with a typo: the `{{` is never closed.
-BROKEN_PROMPT: dict[str, Any] = {CONF_PROMPT: "Hello {{ oops"}
+# Instructions the options flow accepts (the template parses) that fail as they are
+# rendered: a sensor that is gone has the state "unknown", no number.
+BROKEN_PROMPT: dict[str, Any] = {
+    CONF_PROMPT: "It is {{ states('sensor.outside') | float }} °C outside."
+}
 ADMIN_ONLY = {
     "en": "Only an administrator may use the tools this agent is set up with. An"
     " administrator can change that in the agent's settings.",
@@ -123,7 +126,7 @@ async def test_a_broken_prompt_template_is_told(
     caplog: pytest.LogCaptureFixture,
     language: str,
 ) -> None:
-    """A typo in the agent's instructions template: told, with the detail in the log."""
+    """Instructions that fail as they are rendered: told, with the detail in the log."""
     agent = await add_agent(ha_core, fake_llm, **BROKEN_PROMPT)
 
     result = await converse(ha_core, agent, "hello", language=language)
@@ -131,7 +134,11 @@ async def test_a_broken_prompt_template_is_told(
     assert speech(result) == BROKEN_TEMPLATE[language]
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert fake_llm.requests == []
-    assert "Error rendering prompt" in caplog.text  # HA's line, with the template error
+    # HA's log line has the detail (ours would only repeat it).
+    assert (
+        "Error rendering prompt: ValueError: Template error: float got invalid input"
+        " 'unknown'" in caplog.text
+    )
 
 
 async def test_a_broken_prompt_template_is_heard_through_every_door(
