@@ -442,20 +442,20 @@ async def test_logbook_tells_who_asked_what(
 
 
 @pytest.mark.parametrize(
-    ("tool", "arguments", "entity_id", "before"),
+    ("tool", "arguments", "entity_id", "before", "act"),
     [
         # Assist intents, every way they can reach the lock or the garage
-        ("HassTurnOff", {"name": "Front door", "domain": ["lock"]}, LOCK, "locked"),
-        ("HassTurnOn", {"name": "garage door"}, GARAGE, "closed"),
-        ("HassTurnOn", {"name": "Garage door", "device_class": ["garage"]}, GARAGE, "closed"),
-        ("HassSetPosition", {"name": "Garage door", "position": 100}, GARAGE, "closed"),
+        ("HassTurnOff", {"name": "Front door", "domain": ["lock"]}, LOCK, "locked", "unlock Front door"),
+        ("HassTurnOn", {"name": "garage door"}, GARAGE, "closed", "open Garage door"),
+        ("HassTurnOn", {"name": "Garage door", "device_class": ["garage"]}, GARAGE, "closed", "open Garage door"),
+        ("HassSetPosition", {"name": "Garage door", "position": 100}, GARAGE, "closed", "open Garage door"),
         # our call_service, with every service allowed
-        ("call_service", {"domain": "lock", "service": "unlock", "target": {"entity_id": [LOCK]}}, LOCK, "locked"),
-        ("call_service", {"domain": "lock", "service": "open", "target": {"entity_id": LOCK}}, LOCK, "locked"),
-        ("call_service", {"domain": "homeassistant", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
-        ("call_service", {"domain": "cover", "service": "set_cover_position", "target": {"entity_id": GARAGE}, "data": {"position": 40}}, GARAGE, "closed"),
-        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed"),
-        ("call_service", {"domain": "cover", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed"),
+        ("call_service", {"domain": "lock", "service": "unlock", "target": {"entity_id": [LOCK]}}, LOCK, "locked", "unlock Front door"),
+        ("call_service", {"domain": "lock", "service": "open", "target": {"entity_id": LOCK}}, LOCK, "locked", "open Front door"),
+        ("call_service", {"domain": "homeassistant", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed", "open Garage door"),
+        ("call_service", {"domain": "cover", "service": "set_cover_position", "target": {"entity_id": GARAGE}, "data": {"position": 40}}, GARAGE, "closed", "open Garage door"),
+        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed", "open Garage door"),
+        ("call_service", {"domain": "cover", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed", "open Garage door"),
     ],
 )  # fmt: skip
 async def test_every_way_to_a_risky_action_is_held(
@@ -466,6 +466,7 @@ async def test_every_way_to_a_risky_action_is_held(
     arguments: dict[str, Any],
     entity_id: str,
     before: str,
+    act: str,
 ) -> None:
     """However the model phrases it, the door stays shut and the user is asked."""
     hass = home
@@ -481,13 +482,20 @@ async def test_every_way_to_a_risky_action_is_held(
         ]
     )
 
+    house = _covers_and_locks(hass)
+    assert house[entity_id] == before
+
     asked = await _ask(hass, agent, "do it")
-    assert _state(hass, entity_id) == before
-    assert _speech(asked).startswith("Shall I")
+    assert _speech(asked) == f"Shall I {act}?"
+    assert _covers_and_locks(hass) == house  # nothing, not even the shutter with it
     again = await _ask(hass, agent, "I said do it", asked.conversation_id)
 
-    assert _state(hass, entity_id) == before
-    assert _speech(again).startswith("Say yes to ")
+    assert _speech(again) == f"Say yes to {act}, or no."
+    assert _covers_and_locks(hass) == house
+
+
+def _covers_and_locks(hass: HomeAssistant) -> dict[str, str]:
+    return {s.entity_id: s.state for s in hass.states.async_all(["cover", "lock"])}
 
 
 async def test_closing_needs_no_yes(home: HomeAssistant, fake_llm: FakeLLM) -> None:
