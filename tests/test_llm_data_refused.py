@@ -19,6 +19,7 @@ from homeassistant.helpers import intent, llm
 from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM
 from tests.helpers import add_agent, converse, said, speech
+from tests.test_conversation import FaultyAPI
 
 # Instructions the options flow accepts (the template parses) that fail as they are
 # rendered: a sensor that is gone has the state "unknown", no number.
@@ -67,20 +68,6 @@ class _AdminOnlyAPI(llm.API):
         raise Unauthorized(context=llm_context.context)
 
 
-class _GoneAPI(llm.API):
-    """An HA LLM API that is registered while the agent is set up, then removed."""
-
-    def __init__(self, hass: HomeAssistant) -> None:
-        """Register as "gone"."""
-        super().__init__(hass=hass, id="gone", name="Gone")
-
-    async def async_get_api_instance(
-        self, llm_context: llm.LLMContext
-    ) -> llm.APIInstance:
-        """Tools of none (never reached once removed)."""
-        return llm.APIInstance(self, "", llm_context, [])  # pragma: no cover
-
-
 @pytest.mark.parametrize("language", ADMIN_ONLY)
 async def test_an_admin_only_api_is_refused_in_words(
     ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
@@ -107,8 +94,8 @@ async def test_an_llm_api_removed_after_setup_is_told(
 ) -> None:
     """The integration behind the agent's tools was removed: said so, not "Error…"."""
     hass = ha_core
-    unregister = llm.async_register_api(hass, _GoneAPI(hass))
-    agent = await add_agent(hass, fake_llm, apis=["gone"])
+    unregister = llm.async_register_api(hass, FaultyAPI(hass))
+    agent = await add_agent(hass, fake_llm, apis=["faulty"])
     unregister()
 
     result = await converse(hass, agent, "turn on the porch light", language=language)
