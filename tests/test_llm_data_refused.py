@@ -90,7 +90,10 @@ async def test_an_admin_only_api_is_refused_in_words(
 
 @pytest.mark.parametrize("language", API_GONE)
 async def test_an_llm_api_removed_after_setup_is_told(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    caplog: pytest.LogCaptureFixture,
+    language: str,
 ) -> None:
     """The integration behind the agent's tools was removed: said so, not "Error…"."""
     hass = ha_core
@@ -104,6 +107,11 @@ async def test_an_llm_api_removed_after_setup_is_told(
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert result.conversation_id
     assert not fake_llm.requests
+    # HA's log line names the API (ours would only repeat it).
+    assert (
+        "Error getting LLM API ['faulty'] for agentic_conversation: API faulty not found"
+        in caplog.text
+    )
 
 
 @pytest.mark.parametrize("language", BROKEN_TEMPLATE)
