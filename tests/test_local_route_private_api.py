@@ -1,4 +1,4 @@
-"""HA's private default-agent pieces the local route relies on (basic_assistant.py).
+"""HA's private default-agent pieces the local route relies on (default_agent.py).
 
 If Home Assistant renames or reshapes them, this fails loudly here rather than the
 local route failing quietly in a user's home.

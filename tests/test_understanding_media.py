@@ -71,9 +71,17 @@ async def test_the_only_player(
     assert fake_llm.requests == []
 
 
-@pytest.mark.parametrize("text", ["pause the music", "stop the music", "pause the tv"])
+@pytest.mark.parametrize(
+    ("text", "heard"),
+    [
+        ("pause the music", "The model answered."),
+        ("stop the music", "The model answered."),
+        # no device is a TV: the model did nothing, HA's words (test_unplaced_commands)
+        ("pause the tv", "Sorry, I am not aware of any device called tv"),
+    ],
+)
 async def test_two_players_or_the_wrong_word_left_unrun(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, text: str
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, *, text: str, heard: str
 ) -> None:
     """Two players: 'the music' is either; 'the TV' is not the one speaker."""
     hass = ha_core
@@ -85,7 +93,7 @@ async def test_two_players_or_the_wrong_word_left_unrun(
 
     result = await converse(hass, local, text)
 
-    assert speech(result) == "The model answered."
+    assert speech(result) == heard
     assert [p.state for p in players] == [MediaPlayerState.PLAYING] * len(players)
 
 

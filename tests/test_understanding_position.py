@@ -231,25 +231,26 @@ async def test_a_cover_word_names_covers_of_its_kind(
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "heard"),
     [
-        "set the living room curtains to 150%",
-        "set the kitchen curtains to 50%",
-        "set the living room speakers to 50%",
-        "set the curtains upstairs to 50%",
+        ("set the living room curtains to 150%", "The model answered."),
+        ("set the living room speakers to 50%", "The model answered."),
+        # no device by the name: the model did nothing, HA's words
+        ("set the kitchen curtains to 50%", "Sorry, I am not aware of any device called kitchen curtains"),
+        ("set the curtains upstairs to 50%", "Sorry, I am not aware of any device called curtains upstairs"),
     ],
-)
+)  # fmt: skip
 async def test_no_cover_for_sure_left_unrun(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, text: str
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str, *, text: str, heard: str
 ) -> None:
-    """A level past 100 or words naming no cover of the home: the model's."""
+    """A level past 100 or words naming no cover of the home: the model's turn."""
     hass = ha_core
     ids = await _home(hass, _COVERS["en"])
     fake_llm.script([Reply.text("The model answered.")])
 
     result = await converse(hass, local, text)
 
-    assert speech(result) == "The model answered."
+    assert speech(result) == heard
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
 
 

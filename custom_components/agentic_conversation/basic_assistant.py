@@ -11,27 +11,25 @@ AI service. A command its recognizer does not place is read by our own understan
 (understanding/), which runs HA's intent the same way, behind the same guard.
 """
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from contextvars import ContextVar
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from homeassistant.components import conversation
-from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.components.media_player.const import INTENT_MEDIA_SEARCH_AND_PLAY
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .const import DOMAIN, LOGGER
+from .default_agent import async_default_agent_response, executor, guarded
 from .named_in_area import area_without_name, one_named
 from .safety.effects import Effect
 from .safety.risk import intent_effects, risk_of
 from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .tools.entities import exposed_entities
-from .understanding.stage import Execute, async_answer_choice, async_understand
+from .understanding.stage import async_answer_choice, async_understand
 from .understanding.words import language_words
-from .verify.note import note_intent
 from .verify.watch import EffectWatch
 from .words.replies import async_phrase
 
@@ -75,6 +73,9 @@ class LocalOutcome:
     narrowed: bool = False
     """Run on the one device the words name, not all HA's sentence meant: HA's words
     ("Turned on the lights") say more than ran."""
+    unplaced: tuple[str, str] | None = None
+    """The intent HA read the words as and the device name it knows nothing by
+    (nothing ran): "turn on the dishwasher" is (`HassTurnOn`, "dishwasher")."""
 
     @property
     def answered(self) -> bool:
@@ -85,20 +86,6 @@ class LocalOutcome:
             LocalStatus.FAILED,
             LocalStatus.ASKED,
         )
-
-
-type IntentGuard = Callable[
-    [str, dict[str, Any]], Awaitable[intent.IntentResponse | None]
-]
-# Whether a recognised sentence trigger (HA's `SentenceTriggerResult`) may run now.
-type TriggerGuard = Callable[[Any], bool]
-
-# The guard of the turn asking; HA's own turns (no guard) run as they always do.
-_GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
-# Where the turn asking notes what the intents it let run targeted (verify/).
-_EFFECTS: ContextVar[EffectWatch | None] = ContextVar(
-    "agentic_local_effects", default=None
-)
 
 
 async def async_run_local_route(
@@ -160,30 +147,27 @@ async def async_run_local_route(
         held.append((name, arguments))
         return _refusal(language, await async_phrase(hass, language, NEEDS_MODEL))
 
-    token = _GUARD.set(guard)
-    watching = _EFFECTS.set(effects)
-    execute = _executor(hass, user_input, chat_log)
+    execute = executor(hass, user_input, chat_log)
+    unplaced: tuple[str, str] | None = None
     try:
-        # The answer to our "which one?" first: HA would read "the bedroom fan" as
-        # "turn on the bedroom fan".
-        ours = await async_answer_choice(hass, user_input, chat_log, execute)
-        response = (
-            ours.response
-            if ours is not None
-            else await async_default_agent_response(
-                hass, user_input, chat_log, trigger_guard
-            )
-        )
-        if ours is None and not held and not left and _not_placed(response):
-            # HA did not place it: our reading and entity search, HA's intent.
-            ours = await async_understand(hass, user_input, chat_log, execute)
-            response = ours.response if ours and ours.response else response
+        with guarded(guard, effects):
+            # The answer to our "which one?" first: HA would read "the bedroom fan"
+            # as "turn on the bedroom fan".
+            ours = await async_answer_choice(hass, user_input, chat_log, execute)
+            if ours is not None:
+                response = ours.response
+            else:
+                response, unplaced = await async_default_agent_response(
+                    hass, user_input, chat_log, trigger_guard
+                )
+            if ours is None and not held and not left and _not_placed(response):
+                # HA did not place it: our reading and entity search, HA's intent.
+                ours = await async_understand(hass, user_input, chat_log, execute)
+                if ours and ours.response:
+                    response, unplaced = ours.response, None
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
-    finally:
-        _GUARD.reset(token)
-        _EFFECTS.reset(watching)
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
@@ -211,7 +195,7 @@ async def async_run_local_route(
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,
         intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
     }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
-    return LocalOutcome(status, text, recognised)
+    return LocalOutcome(status, text, recognised, unplaced=unplaced)
 
 
 async def async_home_answer(
@@ -230,16 +214,14 @@ async def async_home_answer(
         recognised.append(name)
         return None if name == intent.INTENT_GET_STATE else _refusal(language)
 
-    token = _GUARD.set(only_states)
     try:
-        response = await async_default_agent_response(
-            hass, user_input, chat_log, lambda _trigger: False
-        )
+        with guarded(only_states):
+            response, _ = await async_default_agent_response(
+                hass, user_input, chat_log, lambda _trigger: False
+            )
     except Exception:  # noqa: BLE001 - the model's answer stands
         LOGGER.exception("Home Assistant's own agent failed to answer a state question")
         return None
-    finally:
-        _GUARD.reset(token)
     if (
         recognised != [intent.INTENT_GET_STATE]
         or response is None
@@ -292,109 +274,3 @@ def _not_placed(response: intent.IntentResponse | None) -> bool:
             intent.IntentResponseErrorCode.NO_VALID_TARGETS,
         )
     )
-
-
-def _executor(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    chat_log: conversation.ChatLog,
-) -> Execute:
-    """Run one intent the way the default agent runs what it recognised.
-
-    PRIVATE API, like async_default_agent_response: `_async_execute_intent` writes
-    the call and its result into the chat log, adds the satellite's area, runs the
-    intent (exposure checked) and words its response; our guard sits in front of it.
-    """
-
-    async def execute(
-        name: str,
-        slots: dict[str, Any],
-        speech_slots: dict[str, Any],
-        response_keys: Sequence[str],
-    ) -> intent.IntentResponse:
-        agent: Any = get_agent_manager(hass).default_agent
-        language = user_input.language or hass.config.language
-        lang_intents = await agent.async_get_or_load_intents(language)
-        # HA's words for it: the first of these keys its responses have, else its first.
-        responses = list(lang_intents.intent_responses.get(name, {}))
-        key = next((k for k in response_keys if k in responses), None)
-        _install_guard(agent)
-        return await agent._async_execute_intent(  # type: ignore[no-any-return]  # noqa: SLF001
-            name,
-            slots,
-            speech_slots,
-            key or next(iter(responses), None),
-            user_input,
-            chat_log,
-            lang_intents,
-        )
-
-    return execute
-
-
-async def async_default_agent_response(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    chat_log: conversation.ChatLog,
-    trigger_guard: TriggerGuard | None = None,
-) -> intent.IntentResponse | None:
-    """The default agent's own handling of a message, minus its final chat-log entry.
-
-    A sentence trigger runs only when `trigger_guard` lets it (None: held back).
-
-    PRIVATE API: HA offers only strict matching publicly (`async_handle_intents`); its
-    fuzzy matching, gazetteer fallback and multi-intent handling live in private
-    methods of `DefaultAgent`. Every use of them is here (and running a confirmed
-    sentence trigger, sentence_triggers.py), mirroring
-    `DefaultAgent._async_handle_message` (2026.10/2026.11);
-    tests/test_local_route_private_api.py fails loudly if they change.
-    """
-    agent: Any = get_agent_manager(hass).default_agent
-    if agent is None:
-        return None
-    _install_guard(agent)
-    if (
-        trigger := await agent.async_recognize_sentence_trigger(user_input)
-    ) is not None:
-        if trigger_guard is not None and not trigger_guard(trigger):
-            return None
-        said: str = await agent._handle_trigger_result(trigger, user_input, chat_log)  # noqa: SLF001
-        response = intent.IntentResponse(
-            language=user_input.language or hass.config.language
-        )
-        response.async_set_speech(said)
-        return response
-    result = await agent.async_recognize_intent(user_input)
-    if result is None or result.unmatched_entities:
-        gazetteer = await agent._async_gazetteer_fallback(result, user_input, chat_log)  # noqa: SLF001
-        if gazetteer is not None:
-            return gazetteer  # type: ignore[no-any-return]
-    return await agent._async_process_intent_result(result, user_input, chat_log)  # type: ignore[no-any-return]  # noqa: SLF001
-
-
-def _install_guard(agent: Any) -> None:
-    """Put our guard in front of every intent the default agent executes (once)."""
-    execute = agent._async_execute_intent  # noqa: SLF001
-    if getattr(execute, "_agentic_guarded", False):
-        return
-
-    async def guarded(
-        intent_name: str, slots: dict[str, Any], *args: Any, **kwargs: Any
-    ) -> intent.IntentResponse:
-        if (guard := _GUARD.get()) is not None and (
-            refused := await guard(intent_name, slots)
-        ) is not None:
-            return refused
-        response: intent.IntentResponse = await execute(
-            intent_name, slots, *args, **kwargs
-        )
-        if (
-            (effects := _EFFECTS.get()) is not None
-            and response.response_type is intent.IntentResponseType.ACTION_DONE
-        ):
-            values = {slot: value.get("value") for slot, value in slots.items()}
-            note_intent(effects, intent_name, values, response.as_dict()["data"])
-        return response
-
-    guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
-    agent._async_execute_intent = guarded  # noqa: SLF001

@@ -10,7 +10,9 @@ local route's full recognition runs in the user's language with the satellite's 
   "yes" runs it through the offered intent tool (the settle stage);
 - a command that failed is told in HA's words when the model cannot act (it could not
   do better); anything else (not recognised, no such device, ambiguous) goes to the
-  model as if the option were off: the attempt leaves nothing in the chat log;
+  model as if the option were off: the attempt leaves nothing in the chat log (a
+  command naming a device HA knows nothing by: if the model does nothing either, HA's
+  "not aware of any device called …" is said, not the model's claim);
 - a state question or a media search goes to a model that can act, not run, as HA's
   own pipeline leaves them to the agent: "is anyone at the front door?" is then looked
   at (a camera, the door's sensors), not answered "No" from the people's zones.
@@ -20,7 +22,7 @@ and results are written into the real one (under the names the model is offered)
 the next model request knows what was done.
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,7 +35,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.ulid import ulid_now
 
-from ..agent import Route
+from ..agent import Route, ToolCallRecord
 from ..basic_assistant import (
     FOR_THE_MODEL,
     LocalOutcome,
@@ -50,13 +52,15 @@ from ..safety.risk import intent_effects
 from ..sentence_triggers import TRIGGER_TOOL
 from ..tool_options import gate_of
 from ..tools.entities import is_exposed
+from ..understanding.stage import async_names_nothing
 from ..verify.done_actions import Action
+from ..verify.expected import ACTING_INTENTS
 from .ask import hold_and_ask
 from .context import TurnContext
 
 # HA's questions about the house it may place nowhere ("the temperature in the
 # garage"), and what they ask of: the model's to look for, not to guess. (A command
-# placed nowhere stays the model's: we may have found what HA did not.)
+# placed nowhere is the model's too, to act on what it may find: not to claim.)
 _QUESTIONS = {
     intent.INTENT_GET_TEMPERATURE: Platform.CLIMATE,
     INTENT_GET_WEATHER: Platform.WEATHER,
@@ -94,18 +98,32 @@ class ForTheModel:
     on?"), which the model must answer from the house (`async_home_answer`);
     `home_words`: HA's words for a question about the house it found nothing for
     ("Sorry, I am not aware of any climate in the Garage area"), said if the model
-    reads nothing either; `did`: what came before the question in a compound command
+    reads nothing either, or for a command naming a device neither HA nor our reading
+    knows (`command`: "… any device called dishwasher"), said if the model does
+    nothing either; `did`: what came before the question in a compound command
     ran (never run it again).
     """
 
     state_question: bool = False
     did: bool = False
     home_words: str | None = None
+    command: bool = False
 
     @property
     def about_the_house(self) -> bool:
-        """A question only the house answers: the model must read it."""
+        """A question only the house answers, or a command only an action does."""
         return self.state_question or self.home_words is not None
+
+    def guessed(
+        self, calls: Sequence[ToolCallRecord], read_only: Collection[str]
+    ) -> bool:
+        """Answered without what the words need: a reading, or for a command an action.
+
+        "Done." for a dishwasher there is not claims what nothing did.
+        """
+        if self.command:
+            return all(call.name in read_only for call in calls)
+        return self.about_the_house and not calls
 
 
 async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
@@ -176,12 +194,28 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )
+    command = await _no_such_device(turn, outcome)
     return ForTheModel(
         outcome.status is LocalStatus.FOR_THE_MODEL
         and outcome.intents == [intent.INTENT_GET_STATE],
         did=outcome.status is LocalStatus.FOR_THE_MODEL
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
-        home_words=_found_nothing(turn, outcome),
+        home_words=outcome.speech if command else _found_nothing(turn, outcome),
+        command=command,
+    )
+
+
+async def _no_such_device(turn: TurnContext, outcome: LocalOutcome) -> bool:
+    """A command for a device neither HA nor our reading knows by its name.
+
+    Then HA's words name only the user's ("… any device called dishwasher"): no
+    device, exposed or not, has the name, and none exposed fits it by our words.
+    """
+    if outcome.unplaced is None or outcome.intents or not outcome.speech:
+        return False
+    intent_type, name = outcome.unplaced
+    return intent_type in ACTING_INTENTS and await async_names_nothing(
+        turn.hass, turn.user_input.language or turn.hass.config.language, name
     )
 
 

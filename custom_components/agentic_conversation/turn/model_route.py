@@ -173,7 +173,8 @@ async def _deltas(
 
     Once an action has failed, the model's words wait: an answer after it may claim
     what did not happen, and the reply stage decides what is said (`_said`). So do
-    its words on a state question until it reads the house: a guess is not said.
+    its words on a state question until it reads the house (on a command HA found
+    no device for, until it acts): a guess is not said.
     """
     voice = Voice(
         record.max_tokens,
@@ -184,6 +185,7 @@ async def _deltas(
     # The words waiting, once an action failed (or while a state question is unread).
     held: str | None = "" if record.left.about_the_house else None
     unread = record.left.about_the_house
+    command = record.left.command
     async for event in events:
         if (
             held is None
@@ -209,8 +211,8 @@ async def _deltas(
             case ToolCallsRequested(calls=calls):
                 # Words before more calls claim no result: they may be said.
                 tail = (held or "") + voice.flush()
-                held = None if held is None or unread else ""
-                unread = False  # the model reads (or acts): its words are its own
+                held = None if held is None or (unread and not command) else ""
+                unread = unread and command  # read: its words are its own (acted)
                 if tail:
                     streamed += tail
                     yield {"content": tail}
@@ -231,6 +233,8 @@ async def _deltas(
             case ToolCallFinished(record=call):
                 if call.repairs and not call.repeated:
                     _note_repairs(record, call)
+                if unread and call.name not in read_only:  # a command's action
+                    held, unread = None if call.ok else held, False
                 if held is None and is_failed_action(call, read_only):
                     held = ""
                 yield tool_result_delta(call)
@@ -298,12 +302,11 @@ async def _said(
     )
     if (
         answered
-        and record.left.about_the_house
-        and not result.tool_calls
+        and record.left.guessed(result.tool_calls, read_only)
         and (home := await _home_words(record))
     ):
-        # It answered without reading or doing anything: a guess ("The kitchen
-        # light is on." while it is off, "Done." for a light there is not).
+        # It answered without reading or doing what the words need: a guess ("The
+        # kitchen light is on." while it is off, "Done." for a light there is not).
         LOGGER.info(
             "The model answered without reading the house or acting; saying Home"
             " Assistant's answer %r instead of %r",

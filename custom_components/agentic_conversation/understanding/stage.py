@@ -132,6 +132,12 @@ async def async_understand(
     return await _async_run(hass, resolved, execute)
 
 
+async def async_names_nothing(hass: HomeAssistant, language: str, name: str) -> bool:
+    """Whether our reading of a device name finds no exposed device (False: unsure)."""
+    words = await async_words(hass, language)
+    return words is not None and not covering(exposed_entities(hass), name, words)
+
+
 async def async_answer_choice(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
