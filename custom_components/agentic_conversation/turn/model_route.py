@@ -212,7 +212,7 @@ async def _deltas(
                 # Words before more calls claim no result: they may be said.
                 tail = (held or "") + voice.flush()
                 held = None if held is None or (unread and not command) else ""
-                unread = unread and command  # read: its words are its own (acted)
+                unread = unread and command  # a command waits for an action (below)
                 if tail:
                     streamed += tail
                     yield {"content": tail}
