@@ -154,6 +154,7 @@ async def async_run_local_route(
             # The answer to our "which one?" first: HA would read "the bedroom fan"
             # as "turn on the bedroom fan".
             ours = await async_answer_choice(hass, user_input, chat_log, execute)
+            tried = len(chat_log.content)
             if ours is not None:
                 response = ours.response
             else:
@@ -162,7 +163,13 @@ async def async_run_local_route(
                 )
             if ours is None and not held and not left and _not_placed(response):
                 # HA did not place it: our reading and entity search, HA's intent.
+                failed = len(chat_log.content)
                 ours = await async_understand(hass, user_input, chat_log, execute)
+                if ours is not None or held:
+                    # HA's failed attempt ("no doors in this area") is not what the
+                    # turn did: neither a done action before the question nor the
+                    # result's kind, nor the model's history.
+                    del chat_log.content[tried:failed]
                 if ours and ours.response:
                     response, unplaced = ours.response, None
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
