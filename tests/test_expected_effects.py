@@ -36,6 +36,27 @@ from custom_components.agentic_conversation.verify.watch import EffectWatch
         ("light", "turn_on", {"brightness_pct": "50"}, "on", {"brightness": True}, False),
         ("light", "turn_on", {"brightness_pct": 0}, "off", {}, True),
         ("light", "turn_on", {}, "on", {}, True),
+        # a colour, as the light reports it in any colour mode: hue and saturation
+        ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "on", {"hs_color": (0.0, 100.0)}, True),
+        ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "on", {"hs_color": (240.0, 100.0)}, False),
+        ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "on", {}, False),
+        ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "off", {"hs_color": (0.0, 100.0)}, False),
+        ("light", "turn_on", {"color_name": "Red"}, "on", {"hs_color": (352.0, 90.0)}, True),
+        ("light", "turn_on", {"hs_color": [120, 100]}, "on", {"hs_color": (120.0, 40.0)}, False),
+        ("light", "turn_on", {"xy_color": [0.172, 0.747]}, "on", {"hs_color": (118.0, 100.0)}, True),
+        ("light", "turn_on", {"xy_color": [0.172, 0.747]}, "on", {"hs_color": ["118", 100]}, False),
+        # a white: any white, a colour temperature too; never a red
+        ("light", "turn_on", {"color_name": "white"}, "on", {"color_mode": "color_temp", "hs_color": (28.4, 65.7)}, True),
+        ("light", "turn_on", {"color_name": "white"}, "on", {"color_mode": "hs", "hs_color": (0.0, 10.0)}, True),
+        ("light", "turn_on", {"color_name": "white"}, "on", {"color_mode": "hs", "hs_color": (0.0, 100.0)}, False),
+        # a colour HA would refuse: the light being on is all there is to see
+        ("light", "turn_on", {"rgb_color": "red"}, "on", {}, True),
+        # a colour temperature, within the light's range
+        ("light", "turn_on", {"color_temp_kelvin": 2700}, "on", {"color_temp_kelvin": 2703}, True),
+        ("light", "turn_on", {"color_temp_kelvin": 2700}, "on", {"color_temp_kelvin": 4000}, False),
+        ("light", "turn_on", {"color_temp_kelvin": 7000}, "on", {"color_temp_kelvin": 6500, "max_color_temp_kelvin": 6500}, True),
+        ("light", "turn_on", {"color_temp_kelvin": 1000}, "on", {"color_temp_kelvin": 2000, "min_color_temp_kelvin": 2000}, True),
+        ("light", "turn_on", {"color_temp_kelvin": 2700}, "on", {}, False),
         ("switch", "turn_off", {}, "off", {}, True),
         ("switch", "turn_off", {}, "on", {}, False),
         ("climate", "set_temperature", {"temperature": 21}, "heat", {"temperature": 21.0}, True),
@@ -95,6 +116,7 @@ def test_a_toggle_implies_the_other_state() -> None:
         ("HassTurnOn", "light", {}, Verb.TURN_ON, "on"),
         ("HassTurnOff", "fan", {}, Verb.TURN_OFF, "off"),
         ("HassMediaPause", "media_player", {}, Verb.OTHER, "paused"),
+        ("HassLightSet", "light", {}, Verb.OTHER, "on"),
     ],
 )
 def test_what_an_intent_implies(
@@ -163,3 +185,28 @@ async def test_the_watch_ends_at_the_state_change(hass: HomeAssistant) -> None:
         ("lock.b", Status.NOT_DONE, Reason.STILL, "locked"),
     ]
     watch.close()
+
+
+@pytest.mark.parametrize(
+    ("slots", "attributes", "met"),
+    [
+        ({"color": "red"}, {"hs_color": (0.0, 100.0)}, True),
+        ({"color": "red"}, {"hs_color": (240.0, 100.0)}, False),
+        ({"color": (255, 0, 0)}, {"hs_color": (0.0, 100.0)}, True),  # HA's own RGB
+        ({"temperature": 3000}, {"color_temp_kelvin": 3000}, True),
+        ({"temperature": 3000}, {"color_temp_kelvin": 6000}, False),
+        ({"brightness": 0}, {}, False),  # off, not on
+    ],
+)
+def test_a_light_set_intent_implies_what_it_sets(
+    slots: dict[str, object], attributes: dict[str, object], *, met: bool
+) -> None:
+    """HassLightSet: the colour or temperature asked, in the light's state."""
+    expectation = intent_expectation("HassLightSet", "light", slots)
+    assert expectation is not None
+    assert expectation.met("on", attributes) is met
+
+
+def test_a_light_set_to_a_colour_no_one_knows_is_not_judged() -> None:
+    """A colour name HA does not know: HA refuses it; nothing is expected."""
+    assert intent_expectation("HassLightSet", "light", {"color": "sunset"}) is None

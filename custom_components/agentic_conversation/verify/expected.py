@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from .colour import asked_colour, shows_colour, shows_kelvin
+
 UNAVAILABLE = frozenset({"unavailable", "unknown"})
 
 
@@ -39,6 +41,10 @@ class Expectation:
     """Attribute → (value, tolerance): a number the entity must report."""
     on_its_way: frozenset[str] = frozenset()
     """States that show the command taken and under way (a cover moving to a level)."""
+    colour: tuple[float, float] | None = None
+    """A light's colour (hue, saturation) to show, near enough (colour.py)."""
+    kelvin: float | None = None
+    """A light's colour temperature to show, within its range."""
 
     def met(self, state: str, attributes: Mapping[str, Any]) -> bool:
         """Whether an entity in this state, with these attributes, shows it done."""
@@ -52,7 +58,9 @@ class Expectation:
                 return False
             if abs(reported - value) > tolerance:
                 return False
-        return True
+        if self.colour is not None and not shows_colour(attributes, *self.colour):
+            return False
+        return self.kelvin is None or shows_kelvin(attributes, self.kelvin)
 
 
 def _on(verb: Verb = Verb.TURN_ON) -> Expectation:
@@ -162,17 +170,35 @@ def service_expectation(
     return None
 
 
-def _light_on(data: Mapping[str, Any]) -> Expectation:
-    """A light's turn_on: on, at the brightness asked for if one was."""
+def _light_on(data: Mapping[str, Any], verb: Verb = Verb.TURN_ON) -> Expectation:
+    """A light's turn_on: on, at the brightness, colour or temperature asked for."""
     level = _float(data.get("brightness"))
     if (pct := _float(data.get("brightness_pct"))) is not None:
         level = pct * 255 / 100
-    if level is None:
-        return _on()
-    if level <= 0:
+    if level is not None and level <= 0:
         return _off()  # HA turns a light off at brightness 0
-    # HA rounds a percentage to 0-255: a step either way is the same brightness.
-    return Expectation(Verb.TURN_ON, frozenset({"on"}), {"brightness": (level, 3.0)})
+    return Expectation(
+        verb,
+        frozenset({"on"}),
+        # HA rounds a percentage to 0-255: a step either way is the same brightness.
+        {} if level is None else {"brightness": (level, 3.0)},
+        colour=asked_colour(data),
+        kelvin=_float(data.get("color_temp_kelvin")),
+    )
+
+
+def _light_set(slots: Mapping[str, Any]) -> Expectation | None:
+    """HassLightSet's service on a light: a brightness, colour or temperature set."""
+    data = {
+        "brightness_pct": slots.get("brightness"),
+        "color_temp_kelvin": slots.get("temperature"),
+    }
+    if (colour := slots.get("color")) is not None:
+        data["rgb_color" if isinstance(colour, list | tuple) else "color_name"] = colour
+    expectation = _light_on(data, Verb.OTHER)  # "set": neither on nor off
+    if colour is not None and expectation.colour is None:
+        return None  # a colour we cannot read: HA's own check decides
+    return expectation
 
 
 def _number(
@@ -253,11 +279,7 @@ def intent_expectation(
     if intent_type == "HassTurnOff":
         return service_expectation(domain, _INTENT_OFF.get(domain, "turn_off"), {})
     if intent_type == "HassLightSet" and domain == "light":
-        if (brightness := slots.get("brightness")) is not None:
-            return service_expectation(
-                "light", "turn_on", {"brightness_pct": brightness}
-            )
-        return None  # a colour: HA reports it in several ways
+        return _light_set(slots)
     if intent_type == "HassSetPosition":
         service = "set_valve_position" if domain == "valve" else "set_cover_position"
         return service_expectation(domain, service, {"position": slots.get("position")})

@@ -157,10 +157,14 @@ class EffectWatch:
             reason = Reason.UNAVAILABLE
         else:
             reason = Reason.OTHER_STATE if pending.changed else Reason.STILL
+        verb = pending.expectation.verb
+        if current in pending.expectation.states:
+            # On, but not at the brightness or colour asked: it "did not change".
+            verb = Verb.OTHER
         self._effects[entity_id] = EntityEffect(
             entity_id,
             pending.name,
-            pending.expectation.verb,
+            verb,
             Status.NOT_DONE,
             reason,
             current,
