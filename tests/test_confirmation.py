@@ -454,7 +454,7 @@ async def test_logbook_tells_who_asked_what(
         ("call_service", {"domain": "lock", "service": "open", "target": {"entity_id": LOCK}}, LOCK, "locked", "open Front door"),
         ("call_service", {"domain": "homeassistant", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed", "open Garage door"),
         ("call_service", {"domain": "cover", "service": "set_cover_position", "target": {"entity_id": GARAGE}, "data": {"position": 40}}, GARAGE, "closed", "open Garage door"),
-        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed", "open Garage door"),
+        ("call_service", {"domain": "cover", "service": "open_cover", "target": {"entity_id": [SHUTTER, GARAGE]}}, GARAGE, "closed", "open Garage door and Kitchen shutter"),
         ("call_service", {"domain": "cover", "service": "toggle", "target": {"entity_id": GARAGE}}, GARAGE, "closed", "open Garage door"),
     ],
 )  # fmt: skip

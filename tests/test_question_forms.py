@@ -12,7 +12,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from custom_components.agentic_conversation.languages import LANGUAGES
-from custom_components.agentic_conversation.safety.confirmation import Ask
+from custom_components.agentic_conversation.safety.asks import Ask
 from custom_components.agentic_conversation.safety.risk import RiskKind
 from custom_components.agentic_conversation.words.replies import (
     async_render_after_done,
@@ -45,9 +45,10 @@ async def test_every_question_reads_right(
 ) -> None:
     """The question, the re-ask with how to answer and its PIN form, for each kind."""
     hass = ha_core
-    for kind in RiskKind:
+    # The risky kinds, and those only what a held call does besides is asked with.
+    for kind in (*(k.value for k in RiskKind), "close", "lock"):
         for name in NAMES:
-            asks = [Ask(kind.value, [name], [])]
+            asks = [Ask(kind, [name], [])]
             question = await async_render_question(
                 hass, language, asks, [], needs_pin=False
             )
@@ -67,6 +68,7 @@ async def test_every_question_reads_right(
         Ask("unlock", ["Entrée"], []),
         Ask("open", ["Hall", "Garage"], []),
         Ask("run", ["Arrivée"], [("Arrivée", [("open", ["Entrée"])])]),
+        Ask("close", ["Hall"], [], risky=False),
     ]
     said = await async_render_question(hass, language, asks, [], needs_pin=False)
     _check(language, said)

@@ -25,7 +25,7 @@ from .agent import (
     ToolCallRecord,
 )
 from .agent.server_errors import SetupFault, server_problem
-from .safety.confirmation import Ask
+from .safety.asks import Ask
 from .verify.done_actions import Action
 from .verify.failed_actions import Failure
 from .verify.outcome import EntityEffect

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, callback
@@ -64,6 +64,8 @@ class HeldAction:
     risks: tuple[tuple[Effect, RiskKind], ...]
     # What each risky script, scene, automation or button sets off, by its entity id.
     behind: tuple[tuple[str, tuple[tuple[Effect, RiskKind], ...]], ...] = ()
+    also: tuple[Effect, ...] = ()
+    """What else the call does (nothing risky): it runs with the rest on a yes."""
 
     @property
     def entity_ids(self) -> tuple[str, ...]:
@@ -98,6 +100,7 @@ class ConfirmationGate:
         effects: Iterable[Effect],
     ) -> bool:
         """Whether a call may run now; a risky one is held (under its call id)."""
+        effects = tuple(effects)
         risks = tuple(
             (effect, kind)
             for effect in effects
@@ -116,53 +119,10 @@ class ConfirmationGate:
             for effect, _ in risks
             if (inner := risks_behind(self._hass, effect, self._ask_before))
         )
-        self.held[call_id] = HeldAction(tool_name, dict(arguments), risks, behind)
+        risky = {(effect.entity_id, effect.service) for effect, _ in risks}
+        also = tuple(e for e in effects if (e.entity_id, e.service) not in risky)
+        self.held[call_id] = HeldAction(tool_name, dict(arguments), risks, behind, also)
         return False
-
-
-class Ask(NamedTuple):
-    """One kind of risky action, the names it acts on, and what runnables set off."""
-
-    kind: str
-    names: list[str]
-    # (runnable's name, [(kind, names)]) for each script, scene… among the names.
-    does: list[tuple[str, list[tuple[str, list[str]]]]]
-
-
-def asks(hass: HomeAssistant, actions: Iterable[HeldAction]) -> list[Ask]:
-    """What to ask the user about, in order: each script or scene with what it does."""
-    grouped: dict[str, Ask] = {}
-    for action in actions:
-        behind = dict(action.behind)
-        for effect, kind in action.risks:
-            ask = grouped.setdefault(kind.value, Ask(kind.value, [], []))
-            if (name := _name(hass, effect.entity_id)) in ask.names:
-                continue
-            ask.names.append(name)
-            inner = [
-                (inner_effect, inner_kind)
-                for inner_effect, inner_kind in behind.get(effect.entity_id, ())
-                if inner_effect.entity_id != effect.entity_id
-            ]
-            if inner:
-                ask.does.append((name, _grouped_names(hass, inner)))
-    return list(grouped.values())
-
-
-def _grouped_names(
-    hass: HomeAssistant, risks: Iterable[tuple[Effect, RiskKind]]
-) -> list[tuple[str, list[str]]]:
-    grouped: dict[str, list[str]] = {}
-    for effect, kind in risks:
-        names = grouped.setdefault(kind.value, [])
-        if (name := _name(hass, effect.entity_id)) not in names:
-            names.append(name)
-    return list(grouped.items())
-
-
-def _name(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    return state.name if state else entity_id
 
 
 def gate_refuses(

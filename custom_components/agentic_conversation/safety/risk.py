@@ -48,7 +48,7 @@ class RiskKind(StrEnum):
     PRESS = "press"
 
 
-_RUNNABLE_KINDS = {
+RUNNABLE_KINDS = {
     "script": RiskKind.RUN,
     "automation": RiskKind.RUN,
     "scene": RiskKind.ACTIVATE,
@@ -67,7 +67,7 @@ def risk_of(
     Running a script, scene, automation or button is as risky as what it sets off.
     """
     if runs(effect) and risks_behind(hass, effect, ask_before):
-        return _RUNNABLE_KINDS[effect.domain]
+        return RUNNABLE_KINDS[effect.domain]
     return _direct_risk(hass, effect, ask_before)
 
 

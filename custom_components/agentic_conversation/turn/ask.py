@@ -11,11 +11,11 @@ from homeassistant.core import HomeAssistant
 
 from ..const import LOGGER
 from ..ending import Done, Dropped, Question
+from ..safety.asks import asks
 from ..safety.confirmation import (
     MAX_UNCLEAR_ANSWERS,
     Asker,
     HeldAction,
-    asks,
     async_hold,
     unclear_answers,
 )

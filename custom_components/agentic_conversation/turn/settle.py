@@ -26,12 +26,12 @@ from ..safety.answers import (
     pin_matches,
     spoken_digits,
 )
+from ..safety.asks import asks
 from ..safety.confirmation import (
     Asker,
     HeldAction,
     Outcome as Confirmation,
     Pending,
-    asks,
     async_note_unclear,
     async_take,
     fire_events,
@@ -92,8 +92,9 @@ def take_held(turn: TurnContext, pin: str | None) -> Held | None:
     if pending is None:
         return None
     text, language = turn.user_input.text, turn.user_input.language
-    # What was asked about: restating it ("yes, unlock it") is a yes to it.
-    asked = asks(turn.hass, pending.actions)
+    # What was asked about: restating it ("yes, unlock it") is a yes to it; what
+    # the calls do besides is not ("open the shutter" is no yes to the garage).
+    asked = [ask for ask in asks(turn.hass, pending.actions) if ask.risky]
     held = HeldWords(
         frozenset(ask.kind for ask in asked),
         tuple(name for ask in asked for name in ask.names),

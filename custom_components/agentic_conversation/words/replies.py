@@ -13,7 +13,7 @@ from ..const import DOMAIN
 from ..ending import Problem
 from ..languages import base_language
 from ..languages.numbers import async_load as async_load_number_words
-from ..safety.confirmation import Ask
+from ..safety.asks import Ask
 from ..verify.done_actions import Action
 from ..verify.failed_actions import Failure
 
@@ -25,6 +25,8 @@ _ACTION_KEYS = {
     "disarm": ("action_disarm", "does_disarm"),
     "turn_on": ("action_turn_on", "does_turn_on"),
     "turn_off": ("action_turn_off", "does_turn_off"),
+    "close": ("action_close", "does_other"),  # what a held call does besides
+    "lock": ("action_lock", "does_other"),
     "other": ("action_other", "does_other"),
     "run": ("action_run", "does_other"),
     "activate": ("action_activate", "does_other"),
@@ -127,7 +129,13 @@ async def async_render_question(
             for kind, names in pairs
         )
 
-    actions = told([(ask.kind, ask.names) for ask in asks], 0)
+    # What a call does besides its risky part joins the same verb ("open Garage door
+    # and Kitchen shutter").
+    by_kind: dict[str, list[str]] = {}
+    for ask in asks:
+        names = by_kind.setdefault(ask.kind, [])
+        names.extend(name for name in ask.names if name not in names)
+    actions = told(list(by_kind.items()), 0)
     if how_to_answer:
         key = "confirm_reask_pin" if needs_pin else "confirm_reask"
         parts = [(strings.get(key) or "{actions}?").format(actions=actions)]
