@@ -42,6 +42,9 @@ from custom_components.agentic_conversation.verify.watch import EffectWatch
         ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "on", {}, False),
         ("light", "turn_on", {"rgb_color": [255, 0, 0]}, "off", {"hs_color": (0.0, 100.0)}, False),
         ("light", "turn_on", {"color_name": "Red"}, "on", {"hs_color": (352.0, 90.0)}, True),
+        # an early Hue bulb's green, clipped to its gamut; not the blue it kept
+        ("light", "turn_on", {"color_name": "green"}, "on", {"hs_color": (66.383, 73.725)}, True),
+        ("light", "turn_on", {"color_name": "green"}, "on", {"hs_color": (240.0, 100.0)}, False),
         ("light", "turn_on", {"hs_color": [120, 100]}, "on", {"hs_color": (120.0, 40.0)}, False),
         ("light", "turn_on", {"xy_color": [0.172, 0.747]}, "on", {"hs_color": (118.0, 100.0)}, True),
         ("light", "turn_on", {"xy_color": [0.172, 0.747]}, "on", {"hs_color": ["118", 100]}, False),

@@ -1,8 +1,8 @@
 """A light's colour or colour temperature as asked, and whether the light shows it.
 
 A colour is compared as hue and saturation: every colour mode reports `hs_color`,
-and a bulb clips a colour to its gamut and rounds it, so "near" is generous; it
-still tells red from the blue the light kept. A white is any white the light makes,
+and a bulb clips a colour to its gamut and rounds it, so "near" is generous (it tells
+red from green or blue, not from orange): it tells a colour taken from one kept. A white is any white the light makes,
 its colour temperature too. A colour temperature is compared within the light's own
 range (asked 7000 K, a light that goes to 6500 K shows 6500 K).
 """
@@ -12,11 +12,14 @@ from typing import Any
 
 from homeassistant.util import color as color_util
 
-# Degrees of hue and points of saturation (0-100) a shown colour may be off by.
-_HUE_SLACK = 20.0
-_SATURATION_SLACK = 25.0
-# At most this saturation a colour is a white (and a white shown may be this pale).
+# Degrees of hue and points of saturation (0-100) a shown colour may be off by: an
+# early Hue bulb (gamut B) shows "green" at a hue of 66, saturation 74. Near enough
+# to tell a colour taken from one kept (a blue asked for red is 120 degrees away).
+_HUE_SLACK = 60.0
+_SATURATION_SLACK = 35.0
+# At most this saturation a colour asked is a white; a white shown, at most _PALE.
 _WHITE = 20.0
+_PALE = 30.0
 _WHITE_MODES = frozenset({"color_temp", "white"})
 # Kelvin a colour temperature may be off by, as a share of it (mireds are rounded).
 _KELVIN_SLACK = 0.05
@@ -44,7 +47,7 @@ def shows_colour(attributes: Mapping[str, Any], hue: float, saturation: float) -
     if saturation <= _WHITE:
         if attributes.get("color_mode") in _WHITE_MODES:
             return True
-        return shown is not None and shown[1] <= _WHITE + _SATURATION_SLACK
+        return shown is not None and shown[1] <= _PALE
     if shown is None:
         return False
     apart = abs(shown[0] - hue) % 360
