@@ -11,8 +11,8 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
+from custom_components.agentic_conversation.ending import Ask
 from custom_components.agentic_conversation.languages import LANGUAGES
-from custom_components.agentic_conversation.safety.asks import Ask
 from custom_components.agentic_conversation.safety.risk import RiskKind
 from custom_components.agentic_conversation.words.replies import (
     async_render_after_done,

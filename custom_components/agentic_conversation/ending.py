@@ -7,6 +7,7 @@ is said can be compared with what the house did in one place.
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from .agent import (
     LLMAuthError,
@@ -25,7 +26,6 @@ from .agent import (
     ToolCallRecord,
 )
 from .agent.server_errors import SetupFault, server_problem
-from .safety.asks import Ask
 from .verify.done_actions import Action
 from .verify.failed_actions import Failure
 from .verify.outcome import EntityEffect
@@ -147,6 +147,17 @@ class HeldFailed:
     """Confirmed actions that failed with no entity to show it: after what was done."""
 
     done: tuple[Action, ...]
+
+
+class Ask(NamedTuple):
+    """One kind of action, the names it acts on, and what runnables set off."""
+
+    kind: str
+    names: list[str]
+    # (runnable's name, [(kind, names)]) for each script, scene… among the names.
+    does: list[tuple[str, list[tuple[str, list[str]]]]]
+    risky: bool = True
+    """False: what a held call does besides (a "no" leaves it undone too)."""
 
 
 @dataclass(frozen=True, slots=True)

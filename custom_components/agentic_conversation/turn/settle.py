@@ -26,7 +26,6 @@ from ..safety.answers import (
     pin_matches,
     spoken_digits,
 )
-from ..safety.asks import asks
 from ..safety.confirmation import (
     Asker,
     HeldAction,
@@ -41,6 +40,7 @@ from ..tool_options import effects_of
 from ..verify.done_actions import Action, actions_done
 from ..verify.failed_actions import Failure, unmatched_name
 from ..verify.watch import EffectWatch
+from .ask import asks
 from .context import TurnContext
 from .reply import Delta
 from .tool_log import tool_result_delta

@@ -4,6 +4,13 @@ Pure logic (no Home Assistant objects): a service call or an intent on an entity
 domain gives an `Expectation` (the states that mean done, attributes that must match,
 the verb it is told with), or None when its effect cannot be seen in the entity's
 state (a button, a scene, a script, a notification: said as "sent", never "done").
+
+A light's colour is compared as hue and saturation: every colour mode reports
+`hs_color`, and a bulb clips a colour to its gamut and rounds it, so "near" is
+generous (red is told from green or blue, not from orange): it tells a colour taken
+from one kept. A white is any white the light makes, a colour temperature too. A
+colour temperature is compared within the light's own range (asked 7000 K, a light
+that goes to 6500 K shows 6500 K).
 """
 
 from collections.abc import Mapping
@@ -11,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .colour import asked_colour, shows_colour, shows_kelvin
+from homeassistant.util import color as color_util
 
 UNAVAILABLE = frozenset({"unavailable", "unknown"})
 
@@ -42,7 +49,7 @@ class Expectation:
     on_its_way: frozenset[str] = frozenset()
     """States that show the command taken and under way (a cover moving to a level)."""
     colour: tuple[float, float] | None = None
-    """A light's colour (hue, saturation) to show, near enough (colour.py)."""
+    """A light's colour (hue, saturation) to show, near enough (`_shows_colour`)."""
     kelvin: float | None = None
     """A light's colour temperature to show, within its range."""
 
@@ -58,9 +65,9 @@ class Expectation:
                 return False
             if abs(reported - value) > tolerance:
                 return False
-        if self.colour is not None and not shows_colour(attributes, *self.colour):
+        if self.colour is not None and not _shows_colour(attributes, *self.colour):
             return False
-        return self.kelvin is None or shows_kelvin(attributes, self.kelvin)
+        return self.kelvin is None or _shows_kelvin(attributes, self.kelvin)
 
 
 def _on(verb: Verb = Verb.TURN_ON) -> Expectation:
@@ -182,7 +189,7 @@ def _light_on(data: Mapping[str, Any], verb: Verb = Verb.TURN_ON) -> Expectation
         frozenset({"on"}),
         # HA rounds a percentage to 0-255: a step either way is the same brightness.
         {} if level is None else {"brightness": (level, 3.0)},
-        colour=asked_colour(data),
+        colour=_asked_colour(data),
         kelvin=_float(data.get("color_temp_kelvin")),
     )
 
@@ -298,3 +305,74 @@ def intent_expectation(
     if intent_type == "HassVacuumReturnToBase":
         return service_expectation(domain, "return_to_base", {})
     return None
+
+
+# A light's colour or colour temperature asked, and whether the light shows it.
+# Degrees of hue and points of saturation (0-100) a shown colour may be off by: an
+# early Hue bulb (gamut B) shows "green" at a hue of 66, saturation 74. Near enough
+# to tell a colour taken from one kept (a blue asked for red is 120 degrees away).
+_HUE_SLACK = 60.0
+_SATURATION_SLACK = 35.0
+# At most this saturation a colour asked is a white; a white shown, at most _PALE.
+_WHITE = 20.0
+_PALE = 30.0
+_WHITE_MODES = frozenset({"color_temp", "white"})
+# Kelvin a colour temperature may be off by, as a share of it (mireds are rounded).
+_KELVIN_SLACK = 0.05
+
+
+def _asked_colour(data: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The (hue, saturation) a light's turn_on asks for, if it asks for a colour."""
+    try:
+        if (name := data.get("color_name", data.get("color"))) is not None:
+            return color_util.color_RGB_to_hs(*color_util.color_name_to_rgb(str(name)))
+        if (rgb := _numbers(data.get("rgb_color"), 3)) is not None:
+            return color_util.color_RGB_to_hs(*rgb)
+        if (hs := _numbers(data.get("hs_color"), 2)) is not None:
+            return hs[0], hs[1]
+        if (xy := _numbers(data.get("xy_color"), 2)) is not None:
+            return color_util.color_xy_to_hs(xy[0], xy[1])
+    except ValueError, TypeError, ZeroDivisionError:
+        return None  # HA rejects it too: nothing to see
+    return None
+
+
+def _shows_colour(attributes: Mapping[str, Any], hue: float, saturation: float) -> bool:
+    """Whether a light's state shows the colour (hue, saturation), near enough."""
+    shown = _numbers(attributes.get("hs_color"), 2)
+    if saturation <= _WHITE:
+        if attributes.get("color_mode") in _WHITE_MODES:
+            return True
+        return shown is not None and shown[1] <= _PALE
+    if shown is None:
+        return False
+    apart = abs(shown[0] - hue) % 360
+    return (
+        min(apart, 360 - apart) <= _HUE_SLACK
+        and abs(shown[1] - saturation) <= _SATURATION_SLACK
+    )
+
+
+def _shows_kelvin(attributes: Mapping[str, Any], kelvin: float) -> bool:
+    """Whether a light shows the colour temperature, within the light's range."""
+    shown = attributes.get("color_temp_kelvin")
+    if isinstance(shown, bool) or not isinstance(shown, int | float):
+        return False
+    low, high = (
+        attributes.get("min_color_temp_kelvin"),
+        attributes.get("max_color_temp_kelvin"),
+    )
+    if isinstance(low, int | float) and not isinstance(low, bool):
+        kelvin = max(kelvin, low)
+    if isinstance(high, int | float) and not isinstance(high, bool):
+        kelvin = min(kelvin, high)
+    return abs(shown - kelvin) <= kelvin * _KELVIN_SLACK
+
+
+def _numbers(value: Any, count: int) -> list[float] | None:
+    """`count` numbers (a list or tuple of them), or None."""
+    if not isinstance(value, list | tuple) or len(value) != count:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    return [float(v) for v in value]

@@ -10,10 +10,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
 from ..const import DOMAIN
-from ..ending import Problem
+from ..ending import Ask, Problem
 from ..languages import base_language
 from ..languages.numbers import async_load as async_load_number_words
-from ..safety.asks import Ask
 from ..verify.done_actions import Action
 from ..verify.failed_actions import Failure
 
