@@ -12,9 +12,11 @@ import json
 
 import pytest
 
+from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import intent
+from homeassistant.helpers import intent, llm
 
+from custom_components.agentic_conversation.basic_assistant import _drop_failed
 from tests.acceptance.home import (  # the home fixture: the table's home
     states,
     table_home,  # noqa: F401
@@ -141,3 +143,37 @@ async def test_the_model_is_told_only_what_ran(
     assert result["data"]["success"] == [
         {"name": "Garage door", "type": "entity", "id": GARAGE}
     ]
+
+
+async def test_only_the_failed_attempts_leave_the_log(home: HomeAssistant) -> None:
+    """A done intent before the failed one stays: it is what the house did."""
+    hass = home
+    log = conversation.ChatLog(hass, "c1")
+    start = len(log.content)
+    for call_id, response_type in (("done", "action_done"), ("failed", "error")):
+        log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(
+                "agent",
+                None,
+                tool_calls=[llm.ToolInput("HassTurnOn", {}, id=call_id, external=True)],
+            )
+        )
+        log.async_add_assistant_content_without_tools(
+            conversation.ToolResultContent(
+                "agent",
+                call_id,
+                "HassTurnOn",
+                llm.ToolResult(data={"response_type": response_type}),
+            )
+        )
+
+    _drop_failed(log, start, len(log.content))
+
+    kept = [
+        c.tool_call_id
+        if isinstance(c, conversation.ToolResultContent)
+        else [call.id for call in c.tool_calls or ()]
+        for c in log.content[start:]
+        if isinstance(c, conversation.ToolResultContent | conversation.AssistantContent)
+    ]
+    assert kept == [["done"], "done"]

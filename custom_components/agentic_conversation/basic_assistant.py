@@ -169,7 +169,7 @@ async def async_run_local_route(
                     # HA's failed attempt ("no doors in this area") is not what the
                     # turn did: neither a done action before the question nor the
                     # result's kind, nor the model's history.
-                    del chat_log.content[tried:failed]
+                    _drop_failed(chat_log, tried, failed)
                 if ours and ours.response:
                     response, unplaced = ours.response, None
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
@@ -265,6 +265,32 @@ async def _async_one_named(
     if known is None:
         return None  # without the language's words that name nothing, never guess
     return one_named(name, slots, user_input.text, exposed_entities(hass), known)
+
+
+def _drop_failed(chat_log: conversation.ChatLog, start: int, end: int) -> None:
+    """The failed intents among the chat log's entries start:end, call and result."""
+    span = chat_log.content[start:end]
+    failed = {
+        content.tool_call_id
+        for content in span
+        if isinstance(content, conversation.ToolResultContent)
+        and isinstance(content.result.data, dict)
+        and content.result.data.get("response_type")
+        == intent.IntentResponseType.ERROR.value
+    }
+    chat_log.content[start:end] = [
+        content
+        for content in span
+        if not (
+            isinstance(content, conversation.ToolResultContent)
+            and content.tool_call_id in failed
+        )
+        and not (
+            isinstance(content, conversation.AssistantContent)
+            and content.tool_calls
+            and all(call.id in failed for call in content.tool_calls)
+        )
+    ]
 
 
 def _names(held: list[tuple[str, dict[str, Any]]]) -> list[str]:
