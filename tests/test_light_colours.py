@@ -109,31 +109,37 @@ def _hs(hass: HomeAssistant, entity_id: str) -> tuple[float, float]:
     return round(hue), round(saturation)
 
 
-async def test_a_colour_the_light_shows_is_done(
-    home: HomeAssistant, fake_llm: FakeLLM
+@pytest.mark.parametrize(
+    ("command", "heard", "light", "shown"),
+    [
+        # Home Assistant's own words, when the light is red
+        ("turn the kitchen lights red", "Color set", KITCHEN, (0, 100)),
+        # not "Color set" for a lamp still blue
+        (
+            "turn the stuck lamp red",
+            "Stuck lamp did not change: it is still on.",
+            STUCK,
+            BLUE,
+        ),
+    ],
+)
+async def test_home_assistants_colour_set_only_when_the_light_shows_it(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    command: str,
+    heard: str,
+    light: str,
+    shown: tuple[int, int],
 ) -> None:
-    """Home Assistant's own words, when the light is red; no model asked."""
+    """Local first runs HA's intent, no model asked; the light's colour decides."""
     hass = home
     agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: True})
 
-    result = await converse(hass, agent, "turn the kitchen lights red")
+    result = await converse(hass, agent, command)
 
-    assert speech(result) == "Color set"
-    assert _hs(hass, KITCHEN) == (0, 100)
-    assert fake_llm.requests == []
-
-
-async def test_a_light_that_kept_its_colour_is_told(
-    home: HomeAssistant, fake_llm: FakeLLM
-) -> None:
-    """Not "Color set" for a lamp still blue."""
-    hass = home
-    agent = await _agent(hass, fake_llm, **{CONF_LOCAL_FIRST: True})
-
-    result = await converse(hass, agent, "turn the stuck lamp red")
-
-    assert speech(result) == "Stuck lamp did not change: it is still on."
-    assert _hs(hass, STUCK) == BLUE
+    assert speech(result) == heard
+    assert _hs(hass, light) == shown
     assert fake_llm.requests == []
 
 
