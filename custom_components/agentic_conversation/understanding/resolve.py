@@ -7,6 +7,8 @@ by its entity id alone) and its domain fits the verb. Then:
 - several, and exactly one in the satellite's area: that one, as HA prefers it;
 - several of one domain in one area or on one floor, named in the plural ("the
   upstairs lights"): the group;
+- every one of several ("all the fans", "every window"): all of them, if of one
+  domain other than lights (never "which one?": the words said all);
 - two or three: the user is asked which;
 - otherwise, or when readings disagree: nothing (the model's, or HA's "Sorry").
 A device must support what the intent asks of it (a position, a volume, the next
@@ -174,6 +176,12 @@ def resolve(
     resolved = Resolved(
         reading.intent, (), reading.response, reading.item, levels=reading.levels
     )
+    if reading.item is None and _says_every(reading.name, language):
+        # "All the fans": each one, wherever it is; never "which one?". Lights: HA
+        # has its own "all the lights", and "all the lamps" may mean only some.
+        if {e.domain for e in matches} - {"light"} != {matches[0].domain}:
+            return None
+        return replace(resolved, entities=tuple(matches), group=len(matches) > 1)
     if len(matches) == 1:
         return _with(resolved, matches)
     here = [e for e in matches if satellite_area and e.area_id == satellite_area]
@@ -275,6 +283,11 @@ def _group(entities: Sequence[EntityInfo]) -> bool:
     return (len(areas) == 1 and None not in areas) or (
         len(floors) == 1 and None not in floors
     )
+
+
+def _says_every(text: str, language: LanguageWords) -> bool:
+    """Whether the object says every one of them ("all the fans", "jede Lampe")."""
+    return any(word in language.every for word in words(text))
 
 
 def _plural(text: str, language: LanguageWords) -> bool:

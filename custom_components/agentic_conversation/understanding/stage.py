@@ -193,7 +193,12 @@ async def _async_run(
     # valve), else its default.
     domain = resolved.entities[0].domain
     keys = [resolved.response or domain, domain, "default"]
-    if resolved.group:
+    if resolved.group and not {"area", "floor"} & slots.keys():
+        # "Turned off all of the fans", "Closing the blinds": HA's words for all.
+        keys.insert(0, f"{domain}_all")
+        if "device_class" in slots:
+            keys.insert(1, f"{domain}_device_class")
+    elif resolved.group:
         # "Turned on the lights", as HA says for its own area and floor sentences.
         place = "floor" if "floor" in slots else "area"
         kind = {"light": "lights", "fan": "fans"}.get(domain)
@@ -220,6 +225,11 @@ def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
             options.append({"area": {"value": first.area_id, "text": first.area}})
         if first.floor and all(e.floor == first.floor for e in resolved.entities):
             options.append({"floor": {"value": first.floor, "text": first.floor}})
+        # All of them wherever they are ("all the fans"), or all of a kind ("all the
+        # blinds"): only when HA's matching finds exactly these.
+        if (kind := _device_class(resolved.entities)) is not None:
+            options.append({"device_class": {"value": [kind], "text": kind}})
+        options.append({})
     else:
         name = {"name": {"value": first.name, "text": first.name}}
         options.append(name)
@@ -264,8 +274,15 @@ def _area_slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | Non
     }
 
 
+def _device_class(entities: Sequence[EntityInfo]) -> str | None:
+    """The device class all these entities share, if they do."""
+    kinds = {e.state.attributes.get("device_class") for e in entities}
+    return kind if len(kinds) == 1 and isinstance(kind := kinds.pop(), str) else None
+
+
 def _matches(hass: HomeAssistant, slots: dict[str, Any], domain: str) -> set[str]:
     """The entity ids HA's intent matching finds for these slots."""
+    kinds = slots.get("device_class", {}).get("value")
     result = intent.async_match_targets(
         hass,
         intent.MatchTargetsConstraints(
@@ -273,6 +290,7 @@ def _matches(hass: HomeAssistant, slots: dict[str, Any], domain: str) -> set[str
             area_name=slots.get("area", {}).get("value"),
             floor_name=slots.get("floor", {}).get("value"),
             domains={domain},
+            device_classes=set(kinds) if kinds else None,
             assistant=ASSISTANT,
         ),
     )

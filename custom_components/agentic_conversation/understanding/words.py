@@ -5,7 +5,8 @@ intents data lacks (in hassil's template syntax, with HA's expansion rules of th
 language), device words per domain, the names of HA's expansion rules that hold
 device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
-name), the endings that make a device word plural, the words that name a media
+name), the endings that make a device word plural, the words that say every one of
+them ("all the fans": never "which one?"), the words that name a media
 player only where the home has just one ("the music"), HA's rules that say
 "here", and the words for out of doors: those said ("outside") and those of the
 names and areas out there ("garden", "patio").
@@ -45,6 +46,8 @@ class LanguageWords:
     """Words that place a device out of doors ("the music outside")."""
     outdoor_places: tuple[str, ...] = ()
     """Words of a name or an area that is out of doors ("Garden", "Outdoor")."""
+    every: frozenset[str] = frozenset()
+    """Words that say every one of them ("all", "alle", "tous"), never one."""
 
 
 def supported(language: str) -> bool:
@@ -92,6 +95,7 @@ def language_words(language: str) -> LanguageWords | None:
         here_rules=tuple(str(rule) for rule in data.get("here_rules", ())),
         outside=frozenset(str(w).casefold() for w in outside.get("words", ())),
         outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
+        every=frozenset(str(w).casefold() for w in data.get("all_words", ())),
     )
 
 

@@ -16,7 +16,13 @@ from ..verify.done_actions import Action, actions_done
 from ..verify.expected import Verb
 from ..verify.failed_actions import Failure
 from ..verify.outcome import EntityEffect, Reason, Status
-from .replies import async_render_done, async_render_failed, async_strings, lower_first
+from .replies import (
+    async_render_done,
+    async_render_failed,
+    async_strings,
+    joined,
+    lower_first,
+)
 
 _REASON_KEYS = {
     Reason.UNAVAILABLE: "reason_unavailable",
@@ -51,7 +57,6 @@ async def async_effect_actions(
 ) -> list[Action]:
     """The effects as actions to tell: done by verb, then sent, then each not done."""
     strings = await async_strings(hass, language)
-    joiner = f" {strings.get('names_joiner') or 'and'} "
     done: dict[Verb, list[str]] = {}
     sent: list[str] = []
     for effect in effects:
@@ -63,7 +68,7 @@ async def async_effect_actions(
     if sent:
         template = strings.get("sent_action") or _ENGLISH["sent_action"]
         actions.append(
-            Action("speech", speech=template.format(names=joiner.join(sent)))
+            Action("speech", speech=template.format(names=joined(sent, strings)))
         )
     states = await _async_state_words(hass, language, effects)
     for effect in effects:

@@ -124,7 +124,7 @@ async def async_render_question(
             (
                 strings.get(_ACTION_KEYS.get(kind, _ACTION_KEYS["other"])[which])
                 or "{names}"
-            ).format(names=joiner.join(names))
+            ).format(names=joined(names, strings))
             for kind, names in pairs
         )
 
@@ -193,8 +193,15 @@ def _told(action: Action, strings: dict[str, str]) -> str:
     if action.kind == "speech":
         return action.speech
     template = strings.get(_DONE_KEYS.get(action.kind, "done_other")) or "{names}"
+    return template.format(names=joined(action.names, strings))
+
+
+def joined(names: Sequence[str], strings: dict[str, str]) -> str:
+    """Names as a list is said: "A, B and C"."""
     joiner = f" {strings.get('names_joiner') or 'and'} "
-    return template.format(names=joiner.join(action.names))
+    if len(names) <= 2:
+        return joiner.join(names)
+    return f"{', '.join(names[:-1])}{joiner}{names[-1]}"
 
 
 async def async_strings(hass: HomeAssistant, language: str) -> dict[str, str]:
