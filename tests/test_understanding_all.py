@@ -4,7 +4,8 @@ Home Assistant's own agent has no sentence for "turn on all the fans" (nor "clos
 the covers"); our reading found the three fans and asked "Bedroom Fan, Kitchen Fan
 or Breeze 300?", though the words said all. Now all of them run, through HA's own
 intent when HA's matching finds exactly them (every exposed fan, or every exposed
-cover of one class); a risky one among them is asked about with the rest named. An
+cover of one class), else on each by its own name; a risky one among them is asked
+about with the rest named. An
 unexposed fan is never among them, and "all the lamps" (maybe some lights only) is
 left to the model.
 """
@@ -117,25 +118,35 @@ async def test_all_the_covers_with_the_garage_door_asked_first(
     assert fake_llm.requests == []
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "turn on all the lamps",  # maybe only the lamps: the model's
-        "close all the blinds",  # blinds and curtains: HA cannot name just those
-    ],
-)
-async def test_what_all_cannot_name_exactly_is_the_models(
-    home: HomeAssistant, fake_llm: FakeLLM, local: str, text: str
+async def test_all_that_no_class_names_alone_each_by_its_name(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
 ) -> None:
-    """Nothing runs and nothing is asked: the model has the words."""
+    """The blinds and the curtains (two classes): each closed by its own name."""
     hass = home
     await _set(hass, COVERS, "open_cover")
     before = states(hass)
+
+    result = await converse(hass, local, "close all the blinds")
+
+    assert speech(result) == "Closing"
+    assert states(hass) == before | {
+        "cover.blinds": "closed",
+        "cover.curtains": "closed",
+    }
+    assert fake_llm.requests == []
+
+
+async def test_all_the_lamps_is_the_models(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """Maybe only the lamps: nothing runs, nothing is asked; the model has the words."""
+    hass = home
+    before = states(hass)
     fake_llm.script([Reply.text(MODEL)])
 
-    result = await converse(hass, local, text)
+    result = await converse(hass, local, "turn on all the lamps")
 
     assert speech(result) == MODEL
     assert states(hass) == before
     (request,) = fake_llm.requests
-    assert request["messages"][-1]["content"] == text
+    assert request["messages"][-1]["content"] == "turn on all the lamps"

@@ -338,8 +338,10 @@ def _done(added: Sequence[conversation.Content]) -> tuple[Action, ...]:
             if isinstance(data, dict)
             else None
         )
-        if isinstance(speech, str) and speech.strip():
-            done.append(Action("speech", speech=speech.strip().rstrip(". ")))
+        said = speech.strip().rstrip(". ") if isinstance(speech, str) else ""
+        # Each of "all the windows" is told alike ("Closing"): said once.
+        if said and Action("speech", speech=said) not in done:
+            done.append(Action("speech", speech=said))
     return tuple(done)
 
 

@@ -61,6 +61,7 @@ class Resolved:
     response: str | None
     item: str | None = None
     group: bool = False  # all of them, by their area or floor
+    every: bool = False  # all of them, wherever they are ("all the fans")
     ask: bool = False  # which one of them?
     area_id: str | None = None  # the area to clean (HassVacuumCleanArea)
     levels: tuple[tuple[str, int], ...] = ()  # ("position", 50)
@@ -181,7 +182,9 @@ def resolve(
         # has its own "all the lights", and "all the lamps" may mean only some.
         if {e.domain for e in matches} - {"light"} != {matches[0].domain}:
             return None
-        return replace(resolved, entities=tuple(matches), group=len(matches) > 1)
+        return replace(
+            resolved, entities=tuple(matches), group=len(matches) > 1, every=True
+        )
     if len(matches) == 1:
         return _with(resolved, matches)
     here = [e for e in matches if satellite_area and e.area_id == satellite_area]

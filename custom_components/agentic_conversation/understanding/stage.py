@@ -179,6 +179,9 @@ async def _async_run(
             )
     if slots is None:
         slots = _slots(hass, resolved)
+    if slots is None and resolved.every and resolved.group:
+        # "All the windows", which no place or class names alone: each by its name.
+        return await _async_run_each(hass, resolved, execute)
     if slots is None:
         LOGGER.info(
             "Not running %s: its slots would not name exactly %s",
@@ -186,6 +189,41 @@ async def _async_run(
             [e.entity_id for e in resolved.entities],
         )
         return None
+    return Understood(response=await _async_execute(resolved, slots, execute))
+
+
+async def _async_run_each(
+    hass: HomeAssistant, resolved: Resolved, execute: Execute
+) -> Understood | None:
+    """HA's intent on each of them by its own name; None if one cannot be named.
+
+    All are run (a risky one is held by the guard, the rest still run); the
+    answer is the first failure's, else HA's words for the last.
+    """
+    each = [replace(resolved, entities=(e,), group=False) for e in resolved.entities]
+    named = [(one, _slots(hass, one)) for one in each]
+    if any(slots is None for _, slots in named):
+        LOGGER.info(
+            "Not running %s: not every one of %s can be named",
+            resolved.intent,
+            [e.entity_id for e in resolved.entities],
+        )
+        return None
+    responses = [
+        await _async_execute(one, slots, execute)
+        for one, slots in named
+        if slots is not None
+    ]
+    failed = [
+        r for r in responses if r.response_type is intent.IntentResponseType.ERROR
+    ]
+    return Understood(response=failed[0] if failed else responses[-1])
+
+
+async def _async_execute(
+    resolved: Resolved, slots: dict[str, Any], execute: Execute
+) -> intent.IntentResponse:
+    """HA's intent with these slots, in HA's words for what was read."""
     speech_slots = {
         name: value.get("text") or value["value"] for name, value in slots.items()
     }
@@ -203,8 +241,7 @@ async def _async_run(
         place = "floor" if "floor" in slots else "area"
         kind = {"light": "lights", "fan": "fans"}.get(domain)
         keys.insert(0, f"{kind}_{place}")
-    response = await execute(resolved.intent, slots, speech_slots, keys)
-    return Understood(response=response)
+    return await execute(resolved.intent, slots, speech_slots, keys)
 
 
 def _slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | None:
