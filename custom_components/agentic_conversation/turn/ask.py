@@ -25,6 +25,7 @@ from ..safety.confirmation import (
 )
 from ..safety.effects import Effect
 from ..safety.risk import RUNNABLE_KINDS, RiskKind
+from ..verify.expected import Verb, service_expectation
 
 
 def hold_and_ask(
@@ -66,19 +67,6 @@ def hold_and_ask(
     )
 
 
-# What a held call does besides its risky part, asked about by its service.
-_ALSO_KINDS = {
-    "turn_on": "turn_on",
-    "turn_off": "turn_off",
-    "open_cover": "open",
-    "open_valve": "open",
-    "close_cover": "close",
-    "close_valve": "close",
-    "lock": "lock",
-    "press": "press",
-}
-
-
 def asks(hass: HomeAssistant, actions: Iterable[HeldAction]) -> list[Ask]:
     """What to ask the user about, in order: each script or scene with what it does.
 
@@ -112,10 +100,11 @@ def asks(hass: HomeAssistant, actions: Iterable[HeldAction]) -> list[Ask]:
 
 
 def _also_kind(effect: Effect) -> str:
-    """How what a held call does besides is asked about ("close", "run")."""
+    """How what a held call does besides is asked about: its verb ("close", "run")."""
     if (runnable := RUNNABLE_KINDS.get(effect.domain)) is not None:
         return runnable.value
-    return _ALSO_KINDS.get(effect.service, "other")
+    expected = service_expectation(effect.domain, effect.service, effect.data)
+    return (expected.verb if expected is not None else Verb.OTHER).value
 
 
 def _grouped_names(

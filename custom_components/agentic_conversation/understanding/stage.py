@@ -18,6 +18,7 @@ from typing import Any
 
 from homeassistant.components import conversation
 from homeassistant.components.vacuum.const import VacuumEntityFeature
+from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
@@ -200,20 +201,18 @@ async def _async_run_each(
     All are run (a risky one is held by the guard, the rest still run); the
     answer is the first failure's, else HA's words for the last.
     """
-    each = [replace(resolved, entities=(e,), group=False) for e in resolved.entities]
-    named = [(one, _slots(hass, one)) for one in each]
-    if any(slots is None for _, slots in named):
-        LOGGER.info(
-            "Not running %s: not every one of %s can be named",
-            resolved.intent,
-            [e.entity_id for e in resolved.entities],
-        )
-        return None
-    responses = [
-        await _async_execute(one, slots, execute)
-        for one, slots in named
-        if slots is not None
-    ]
+    named: list[tuple[Resolved, dict[str, Any]]] = []
+    for entity in resolved.entities:
+        one = replace(resolved, entities=(entity,), group=False)
+        if (slots := _slots(hass, one)) is None:
+            LOGGER.info(
+                "Not running %s: %s cannot be named alone",
+                resolved.intent,
+                entity.entity_id,
+            )
+            return None
+        named.append((one, slots))
+    responses = [await _async_execute(one, slots, execute) for one, slots in named]
     failed = [
         r for r in responses if r.response_type is intent.IntentResponseType.ERROR
     ]
@@ -313,7 +312,7 @@ def _area_slots(hass: HomeAssistant, resolved: Resolved) -> dict[str, Any] | Non
 
 def _device_class(entities: Sequence[EntityInfo]) -> str | None:
     """The device class all these entities share, if they do."""
-    kinds = {e.state.attributes.get("device_class") for e in entities}
+    kinds = {e.state.attributes.get(ATTR_DEVICE_CLASS) for e in entities}
     return kind if len(kinds) == 1 and isinstance(kind := kinds.pop(), str) else None
 
 

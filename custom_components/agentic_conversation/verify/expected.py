@@ -324,7 +324,7 @@ _KELVIN_SLACK = 0.05
 def _asked_colour(data: Mapping[str, Any]) -> tuple[float, float] | None:
     """The (hue, saturation) a light's turn_on asks for, if it asks for a colour."""
     try:
-        if (name := data.get("color_name", data.get("color"))) is not None:
+        if (name := data.get("color_name")) is not None:
             return color_util.color_RGB_to_hs(*color_util.color_name_to_rgb(str(name)))
         if (rgb := _numbers(data.get("rgb_color"), 3)) is not None:
             return color_util.color_RGB_to_hs(*rgb)
