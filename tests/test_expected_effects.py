@@ -66,6 +66,38 @@ from custom_components.agentic_conversation.verify.watch import EffectWatch
         ("input_number", "set_value", {"value": 20}, "20.0", {}, True),
         ("alarm_control_panel", "alarm_disarm", {}, "disarmed", {}, True),
         ("alarm_control_panel", "alarm_arm_away", {}, "armed_home", {}, False),
+        # a fan's speed: as asked, or the step at or above it (three speeds: 50 → 66.7)
+        ("fan", "set_percentage", {"percentage": 50}, "on", {"percentage": 50}, True),
+        ("fan", "set_percentage", {"percentage": 50}, "on", {"percentage": 66.67, "percentage_step": 33.33}, True),
+        ("fan", "set_percentage", {"percentage": 50}, "on", {"percentage": 33.33, "percentage_step": 33.33}, False),
+        ("fan", "set_percentage", {"percentage": 50}, "on", {"percentage": 66.67}, False),
+        ("fan", "set_percentage", {"percentage": 50}, "off", {"percentage": 50}, False),
+        ("fan", "set_percentage", {"percentage": "0"}, "off", {}, True),
+        ("fan", "turn_on", {"percentage": 100}, "on", {"percentage": 100}, True),
+        ("fan", "turn_on", {"preset_mode": "Sleep"}, "on", {"preset_mode": "sleep"}, True),
+        ("fan", "turn_on", {"preset_mode": "sleep"}, "on", {"preset_mode": "auto"}, False),
+        ("fan", "oscillate", {"oscillating": "yes"}, "on", {"oscillating": True}, True),
+        ("fan", "oscillate", {"oscillating": True}, "on", {"oscillating": "true"}, False),
+        # muted: a boolean as HA reads it, never a word that is true
+        ("media_player", "volume_mute", {"is_volume_muted": True}, "playing", {"is_volume_muted": True}, True),
+        ("media_player", "volume_mute", {"is_volume_muted": "off"}, "playing", {"is_volume_muted": False}, True),
+        ("media_player", "volume_mute", {"is_volume_muted": True}, "playing", {"is_volume_muted": False}, False),
+        ("media_player", "volume_mute", {"is_volume_muted": True}, "playing", {}, False),
+        ("media_player", "select_source", {"source": "TV"}, "on", {"source": "HDMI 1"}, False),
+        ("climate", "set_hvac_mode", {"hvac_mode": "off"}, "off", {}, True),
+        ("climate", "set_hvac_mode", {"hvac_mode": "cool"}, "heat", {}, False),
+        ("climate", "set_fan_mode", {"fan_mode": "high"}, "heat", {"fan_mode": "high"}, True),
+        ("climate", "set_fan_mode", {"fan_mode": "high"}, "heat", {"fan_mode": "low"}, False),
+        ("climate", "turn_on", {}, "heat", {}, True),
+        ("climate", "turn_on", {}, "off", {}, False),
+        ("humidifier", "set_humidity", {"humidity": 45}, "on", {"humidity": 45}, True),
+        ("humidifier", "set_humidity", {"humidity": 45}, "on", {"humidity": 60}, False),
+        ("water_heater", "set_operation_mode", {"operation_mode": "eco"}, "eco", {}, True),
+        ("cover", "close_cover_tilt", {}, "open", {"current_tilt_position": 0}, True),
+        ("cover", "close_cover_tilt", {}, "open", {"current_tilt_position": 50}, False),
+        ("lawn_mower", "start_mowing", {}, "mowing", {}, True),
+        ("lawn_mower", "start_mowing", {}, "docked", {}, False),
+        ("vacuum", "stop", {}, "cleaning", {}, False),
     ],
 )  # fmt: skip
 def test_what_a_service_implies(
@@ -93,6 +125,11 @@ def test_what_a_service_implies(
         ("light", "toggle", {}, None),  # the state before is unknown
         ("input_number", "set_value", {}, None),  # no value: nothing to compare
         ("cover", "set_cover_position", {"position": "half"}, None),
+        ("media_player", "volume_mute", {"is_volume_muted": "maybe"}, None),
+        ("media_player", "volume_mute", {}, None),
+        ("climate", "set_fan_mode", {"fan_mode": ""}, None),
+        ("climate", "set_hvac_mode", {}, None),
+        ("media_player", "media_next_track", {}, None),
     ],
 )
 def test_what_cannot_be_seen(
@@ -120,6 +157,10 @@ def test_a_toggle_implies_the_other_state() -> None:
         ("HassTurnOff", "fan", {}, Verb.TURN_OFF, "off"),
         ("HassMediaPause", "media_player", {}, Verb.OTHER, "paused"),
         ("HassLightSet", "light", {}, Verb.OTHER, "on"),
+        ("HassFanSetSpeed", "fan", {"percentage": 0}, Verb.TURN_OFF, "off"),
+        ("HassLawnMowerStartMowing", "lawn_mower", {}, Verb.OTHER, "mowing"),
+        ("HassLawnMowerDock", "lawn_mower", {}, Verb.OTHER, "docked"),
+        ("HassVacuumCleanArea", "vacuum", {"area": "Kitchen"}, Verb.OTHER, "cleaning"),
     ],
 )
 def test_what_an_intent_implies(
@@ -130,6 +171,27 @@ def test_what_an_intent_implies(
     assert expectation is not None
     assert expectation.verb is verb
     assert expectation.met(done_state, {})
+
+
+@pytest.mark.parametrize(
+    ("intent", "slots", "attributes", "met"),
+    [
+        ("HassFanSetSpeed", {"percentage": 50}, {"percentage": 50}, True),
+        ("HassFanSetSpeed", {"percentage": 50}, {"percentage": 100}, False),
+        ("HassMediaPlayerMute", {}, {"is_volume_muted": True}, True),
+        ("HassMediaPlayerMute", {}, {"is_volume_muted": False}, False),
+        ("HassMediaPlayerUnmute", {}, {"is_volume_muted": False}, True),
+        ("HassMediaPlayerUnmute", {}, {"is_volume_muted": True}, False),
+    ],
+)
+def test_a_setting_intent_is_done_when_the_entity_shows_it(
+    intent: str, slots: dict[str, object], attributes: dict[str, object], *, met: bool
+) -> None:
+    """A fan's speed, muted or not: the attribute the entity reports decides."""
+    domain = "fan" if intent == "HassFanSetSpeed" else "media_player"
+    expectation = intent_expectation(intent, domain, slots)
+    assert expectation is not None
+    assert expectation.met("on", attributes) is met
 
 
 @pytest.mark.parametrize("domain", ["button", "input_button", "scene", "script"])

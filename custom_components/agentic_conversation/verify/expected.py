@@ -5,20 +5,21 @@ domain gives an `Expectation` (the states that mean done, attributes that must m
 the verb it is told with), or None when its effect cannot be seen in the entity's
 state (a button, a scene, a script, a notification: said as "sent", never "done").
 
-A light's colour is compared as hue and saturation: every colour mode reports
-`hs_color`, and a bulb clips a colour to its gamut and rounds it, so "near" is
-generous (red is told from green or blue, not from orange): it tells a colour taken
-from one kept. A white is any white the light makes, a colour temperature too. A
-colour temperature is compared within the light's own range (asked 7000 K, a light
-that goes to 6500 K shows 6500 K).
+A light's colour is compared as `verify/colour.py` says.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+import math
 from typing import Any
 
-from homeassistant.util import color as color_util
+import probatio
+
+from homeassistant.helpers import config_validation as cv
+
+from . import service_fields as fields
+from .colour import COLOUR_KEYS, asked_colour, shows_colour, shows_kelvin
 
 UNAVAILABLE = frozenset({"unavailable", "unknown"})
 
@@ -46,10 +47,12 @@ class Expectation:
     """Any of these states is done; empty: any available state (attributes decide)."""
     attributes: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     """Attribute → (value, tolerance): a number the entity must report."""
+    values: Mapping[str, str | bool] = field(default_factory=dict)
+    """Attribute → what it must report: a mode, a source, muted or not."""
     on_its_way: frozenset[str] = frozenset()
     """States that show the command taken and under way (a cover moving to a level)."""
     colour: tuple[float, float] | None = None
-    """A light's colour (hue, saturation) to show, near enough (`_shows_colour`)."""
+    """A light's colour (hue, saturation) to show, near enough (`colour.shows_colour`)."""
     kelvin: float | None = None
     """A light's colour temperature to show, within its range."""
 
@@ -60,14 +63,40 @@ class Expectation:
         if state in UNAVAILABLE or (self.states and state not in self.states):
             return False
         for name, (value, tolerance) in self.attributes.items():
-            reported = attributes.get(name)
-            if isinstance(reported, bool) or not isinstance(reported, int | float):
+            if not _shows_number(attributes, name, value, tolerance):
                 return False
-            if abs(reported - value) > tolerance:
+        for name, wanted in self.values.items():
+            if not _same(attributes.get(name), wanted):
                 return False
-        if self.colour is not None and not _shows_colour(attributes, *self.colour):
+        if self.colour is not None and not shows_colour(attributes, *self.colour):
             return False
-        return self.kelvin is None or _shows_kelvin(attributes, self.kelvin)
+        return self.kelvin is None or shows_kelvin(attributes, self.kelvin)
+
+
+# An attribute an entity rounds up to a step it reports: a three-speed fan asked
+# for 50 % runs at its second speed and shows 66.7 %.
+_STEPS = {"percentage": "percentage_step"}
+
+
+def _shows_number(
+    attributes: Mapping[str, Any], name: str, value: float, tolerance: float
+) -> bool:
+    reported = attributes.get(name)
+    if isinstance(reported, bool) or not isinstance(reported, int | float):
+        return False
+    if abs(reported - value) <= tolerance:
+        return True
+    step = attributes.get(_STEPS.get(name, ""))
+    if isinstance(step, bool) or not isinstance(step, int | float) or step <= 0:
+        return False
+    return abs(reported - math.ceil(value / step - 1e-6) * step) <= tolerance
+
+
+def _same(reported: Any, wanted: str | bool) -> bool:
+    """Whether an attribute shows the value asked (a mode's case aside)."""
+    if isinstance(reported, bool) or isinstance(wanted, bool):
+        return reported is wanted
+    return isinstance(reported, str) and reported.casefold() == wanted.casefold()
 
 
 def _on(verb: Verb = Verb.TURN_ON) -> Expectation:
@@ -122,21 +151,17 @@ _SERVICES: dict[tuple[str, str], Expectation] = {
         Verb.OTHER, frozenset({"returning", "docked"})
     ),
     ("climate", "turn_off"): Expectation(Verb.TURN_OFF, frozenset({"off"})),
-}
-_ARMED = {
-    "alarm_arm_away": "armed_away",
-    "alarm_arm_home": "armed_home",
-    "alarm_arm_night": "armed_night",
-    "alarm_arm_vacation": "armed_vacation",
-    "alarm_arm_custom_bypass": "armed_custom_bypass",
-}
-_VALUE_SETTERS = {
-    ("input_number", "set_value"),
-    ("number", "set_value"),
-    ("input_select", "select_option"),
-    ("select", "select_option"),
-    ("input_text", "set_value"),
-    ("text", "set_value"),
+    ("climate", "turn_on"): Expectation(
+        Verb.TURN_ON,
+        frozenset({"heat", "cool", "heat_cool", "auto", "dry", "fan_only"}),
+    ),
+    ("lawn_mower", "start_mowing"): Expectation(Verb.OTHER, frozenset({"mowing"})),
+    ("lawn_mower", "dock"): Expectation(Verb.OTHER, frozenset({"returning", "docked"})),
+    ("lawn_mower", "pause"): Expectation(Verb.OTHER, frozenset({"paused"})),
+    ("vacuum", "clean_area"): Expectation(Verb.OTHER, frozenset({"cleaning"})),
+    ("vacuum", "clean_spot"): Expectation(Verb.OTHER, frozenset({"cleaning"})),
+    ("vacuum", "pause"): Expectation(Verb.OTHER, frozenset({"paused"})),
+    ("vacuum", "stop"): Expectation(Verb.OTHER, frozenset({"idle", "docked"})),
 }
 
 
@@ -149,11 +174,26 @@ def service_expectation(
     """
     if (domain, service) in _SERVICES:
         return _SERVICES[(domain, service)]
-    if domain == "alarm_control_panel" and service in _ARMED:
-        return Expectation(Verb.ARM, frozenset({_ARMED[service], "arming"}))
-    if (domain, service) in _VALUE_SETTERS:
+    if domain == "alarm_control_panel" and service in fields.ARMED:
+        return Expectation(Verb.ARM, frozenset({fields.ARMED[service], "arming"}))
+    if (domain, service) in fields.VALUE_SETTERS:
         value = data.get("value", data.get("option"))
         return None if value is None else Expectation(Verb.OTHER, _as_states(value))
+    if (domain, service) in fields.STATE_SETTERS:
+        value = data.get(fields.STATE_SETTERS[(domain, service)])
+        return None if value is None else Expectation(Verb.OTHER, _as_states(value))
+    if (domain, service) in fields.SETTINGS:
+        return _setting(*fields.SETTINGS[(domain, service)], data)
+    if (domain, service) in fields.NUMBERS:
+        key, attribute, tolerance = fields.NUMBERS[(domain, service)]
+        return _number(Verb.OTHER, attribute, data.get(key), tolerance)
+    if (domain, service) in fields.TILTS:
+        return _number(
+            Verb.OTHER, "current_tilt_position", fields.TILTS[(domain, service)], 0
+        )
+    if domain == "fan" and service in ("turn_on", "set_percentage"):
+        verb = Verb.TURN_ON if service == "turn_on" else Verb.OTHER
+        return _fan_on(data, verb)
     if (domain, service) in (
         ("cover", "set_cover_position"),
         ("valve", "set_valve_position"),
@@ -189,9 +229,36 @@ def _light_on(data: Mapping[str, Any], verb: Verb = Verb.TURN_ON) -> Expectation
         frozenset({"on"}),
         # HA rounds a percentage to 0-255: a step either way is the same brightness.
         {} if level is None else {"brightness": (level, 3.0)},
-        colour=_asked_colour(data),
+        colour=asked_colour(data) if COLOUR_KEYS & data.keys() else None,
         kelvin=_float(data.get("color_temp_kelvin")),
     )
+
+
+def _fan_on(data: Mapping[str, Any], verb: Verb) -> Expectation:
+    """A fan's turn_on or speed: on, at the speed or preset asked for."""
+    speed = _float(data.get("percentage"))
+    if speed is not None and speed <= 0:
+        return _off()  # HA turns a fan off at 0 %
+    preset = data.get("preset_mode")
+    return Expectation(
+        verb,
+        frozenset({"on"}),
+        {} if speed is None else {"percentage": (speed, 1.0)},
+        values={} if preset is None else {"preset_mode": str(preset)},
+    )
+
+
+def _setting(key: str, attribute: str, data: Mapping[str, Any]) -> Expectation | None:
+    """A service that sets one attribute to the value of one of its fields."""
+    value = data.get(key)
+    if attribute in fields.BOOLEANS:
+        try:
+            value = cv.boolean(value)
+        except probatio.Invalid:
+            return None  # Home Assistant refuses it too: nothing to see
+    if not isinstance(value, bool | str) or value == "":
+        return None
+    return Expectation(Verb.OTHER, values={attribute: value})
 
 
 def _light_set(slots: Mapping[str, Any]) -> Expectation | None:
@@ -250,6 +317,17 @@ _INTENT_OFF = {
     "valve": "close_valve",
 }
 _NOT_OBSERVABLE = frozenset({"button", "input_button", "scene", "script"})
+# Intents that call one service with no data of their own: that service.
+_INTENT_SERVICES = {
+    "HassMediaPause": "media_pause",
+    "HassMediaUnpause": "media_play",
+    "HassVacuumStart": "start",
+    "HassVacuumReturnToBase": "return_to_base",
+    "HassVacuumCleanArea": "clean_area",
+    "HassLawnMowerStartMowing": "start_mowing",
+    "HassLawnMowerDock": "dock",
+}
+_MUTES = {"HassMediaPlayerMute": True, "HassMediaPlayerUnmute": False}
 # Intents that act on their targets' state: what they target is checked (or, when
 # no state can show it, said as "sent"). Any other intent (a timer, a list item, a
 # broadcast, a question) is told by its own result.
@@ -261,13 +339,12 @@ ACTING_INTENTS = frozenset(
         "HassLightSet",
         "HassSetPosition",
         "HassClimateSetTemperature",
-        "HassMediaPause",
-        "HassMediaUnpause",
         "HassMediaNext",
         "HassMediaPrevious",
         "HassSetVolume",
-        "HassVacuumStart",
-        "HassVacuumReturnToBase",
+        "HassFanSetSpeed",
+        *_MUTES,
+        *_INTENT_SERVICES,
     }
 )
 
@@ -296,83 +373,13 @@ def intent_expectation(
         )
     if intent_type == "HassSetVolume" and (level := _float(slots.get("volume_level"))):
         return service_expectation(domain, "volume_set", {"volume_level": level / 100})
-    if intent_type == "HassMediaPause":
-        return service_expectation(domain, "media_pause", {})
-    if intent_type == "HassMediaUnpause":
-        return service_expectation(domain, "media_play", {})
-    if intent_type == "HassVacuumStart":
-        return service_expectation(domain, "start", {})
-    if intent_type == "HassVacuumReturnToBase":
-        return service_expectation(domain, "return_to_base", {})
+    if intent_type == "HassFanSetSpeed" and domain == "fan":
+        return service_expectation(
+            domain, "set_percentage", {"percentage": slots.get("percentage")}
+        )
+    if intent_type in _MUTES:
+        muted = {"is_volume_muted": _MUTES[intent_type]}
+        return service_expectation(domain, "volume_mute", muted)
+    if intent_type in _INTENT_SERVICES:
+        return service_expectation(domain, _INTENT_SERVICES[intent_type], {})
     return None
-
-
-# A light's colour or colour temperature asked, and whether the light shows it.
-# Degrees of hue and points of saturation (0-100) a shown colour may be off by: an
-# early Hue bulb (gamut B) shows "green" at a hue of 66, saturation 74. Near enough
-# to tell a colour taken from one kept (a blue asked for red is 120 degrees away).
-_HUE_SLACK = 60.0
-_SATURATION_SLACK = 35.0
-# At most this saturation a colour asked is a white; a white shown, at most _PALE.
-_WHITE = 20.0
-_PALE = 30.0
-_WHITE_MODES = frozenset({"color_temp", "white"})
-# Kelvin a colour temperature may be off by, as a share of it (mireds are rounded).
-_KELVIN_SLACK = 0.05
-
-
-def _asked_colour(data: Mapping[str, Any]) -> tuple[float, float] | None:
-    """The (hue, saturation) a light's turn_on asks for, if it asks for a colour."""
-    try:
-        if (name := data.get("color_name")) is not None:
-            return color_util.color_RGB_to_hs(*color_util.color_name_to_rgb(str(name)))
-        if (rgb := _numbers(data.get("rgb_color"), 3)) is not None:
-            return color_util.color_RGB_to_hs(*rgb)
-        if (hs := _numbers(data.get("hs_color"), 2)) is not None:
-            return hs[0], hs[1]
-        if (xy := _numbers(data.get("xy_color"), 2)) is not None:
-            return color_util.color_xy_to_hs(xy[0], xy[1])
-    except ValueError, TypeError, ZeroDivisionError:
-        return None  # HA rejects it too: nothing to see
-    return None
-
-
-def _shows_colour(attributes: Mapping[str, Any], hue: float, saturation: float) -> bool:
-    """Whether a light's state shows the colour (hue, saturation), near enough."""
-    shown = _numbers(attributes.get("hs_color"), 2)
-    if saturation <= _WHITE:
-        if attributes.get("color_mode") in _WHITE_MODES:
-            return True
-        return shown is not None and shown[1] <= _PALE
-    if shown is None:
-        return False
-    apart = abs(shown[0] - hue) % 360
-    return (
-        min(apart, 360 - apart) <= _HUE_SLACK
-        and abs(shown[1] - saturation) <= _SATURATION_SLACK
-    )
-
-
-def _shows_kelvin(attributes: Mapping[str, Any], kelvin: float) -> bool:
-    """Whether a light shows the colour temperature, within the light's range."""
-    shown = attributes.get("color_temp_kelvin")
-    if isinstance(shown, bool) or not isinstance(shown, int | float):
-        return False
-    low, high = (
-        attributes.get("min_color_temp_kelvin"),
-        attributes.get("max_color_temp_kelvin"),
-    )
-    if isinstance(low, int | float) and not isinstance(low, bool):
-        kelvin = max(kelvin, low)
-    if isinstance(high, int | float) and not isinstance(high, bool):
-        kelvin = min(kelvin, high)
-    return abs(shown - kelvin) <= kelvin * _KELVIN_SLACK
-
-
-def _numbers(value: Any, count: int) -> list[float] | None:
-    """`count` numbers (a list or tuple of them), or None."""
-    if not isinstance(value, list | tuple) or len(value) != count:
-        return None
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        return None
-    return [float(v) for v in value]
