@@ -7,14 +7,17 @@ intent when HA's matching finds exactly them (every exposed fan, or every expose
 cover of one class), else on each by its own name; a risky one among them is asked
 about with the rest named. An
 unexposed fan is never among them, and "all the lamps" (maybe some lights only) is
-left to the model.
+left to the model. "The fans" (a plural, no "all") is the same: it was asked "which
+one?" too; said to a satellite in a room with fans, it is those.
 """
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import device_registry as dr
 
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, speech
@@ -150,3 +153,97 @@ async def test_all_the_lamps_is_the_models(
     assert states(hass) == before
     (request,) = fake_llm.requests
     assert request["messages"][-1]["content"] == "turn on all the lamps"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "heard"),
+    [
+        ("en", "turn on the fans", "Turned on the fan"),
+        ("de", "schalte die Ventilatoren ein", "Alle Ventilatoren eingeschaltet"),
+        ("fr", "allume les ventilateurs", "Allumé"),
+    ],
+)
+async def test_the_fans_are_all_of_them(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    heard: str,
+) -> None:
+    """A plural across three rooms: every fan, not "which one?"."""
+    hass = home
+    await _ha_asks_or_says_sorry(hass, text, language)
+    before = states(hass)
+
+    result = await converse(hass, local, text, None, language)
+
+    assert speech(result) == heard
+    assert states(hass) == before | dict.fromkeys(FANS, "on")
+    assert fake_llm.requests == []
+
+
+async def test_the_fan_is_still_asked_which(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """One fan of three: which one is asked; nothing runs."""
+    hass = home
+    before = states(hass)
+
+    result = await converse(hass, local, "turn on the fan")
+
+    assert speech(result) == "Bedroom Fan, Kitchen Fan or Breeze 300?"
+    assert states(hass) == before
+
+
+async def test_the_fans_said_in_the_kitchen_are_the_kitchens(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """Said to a satellite in the kitchen, "the fans" are the kitchen's.
+
+    (HA's own "turn on the fans" there is its area sentence; "fire up" is ours.)
+    """
+    hass = home
+    entry = MockConfigEntry(domain="test")
+    entry.add_to_hass(hass)
+    devices = dr.async_get(hass)
+    device = devices.async_get_or_create(
+        config_entry_id=entry.entry_id, identifiers={("test", "kitchen-satellite")}
+    )
+    devices.async_update_device(device.id, area_id="kitchen")
+    before = states(hass)
+
+    result = await conversation.async_converse(
+        hass,
+        "fire up the fans",
+        None,
+        Context(),
+        language="en",
+        agent_id=local,
+        device_id=device.id,
+    )
+
+    assert speech(result) == "Turned on the fan"
+    assert states(hass) == before | {"fan.kitchen_fan": "on"}
+    assert fake_llm.requests == []
+
+
+async def test_the_covers_with_the_garage_door_asked_and_no_is_no(
+    home: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """Every cover, the garage door among them: asked first; "no" leaves all shut."""
+    hass = home
+    await _set(hass, COVERS, "close_cover")
+    before = states(hass)
+
+    asked = await converse(hass, local, "open the covers")
+
+    assert speech(asked) == (
+        "Shall I open Garage door, Living room blinds and Bedroom curtains?"
+    )
+    refused = await converse(hass, local, "no", asked.conversation_id)
+
+    assert speech(refused) == "Okay, I won't."
+    assert states(hass) == before
+    assert fake_llm.requests == []

@@ -182,17 +182,17 @@ async def test_the_one_cover_to_the_level(
     assert fake_llm.requests == []
 
 
-async def test_two_curtains_in_two_areas_asked(
+async def test_a_curtain_of_two_in_two_areas_asked(
     ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
 ) -> None:
-    """'The curtains' are two covers in two areas: asked, and the answer sets one.
+    """'The curtain' is one of two covers in two areas: asked, the answer sets one.
 
     The home's garage door is a cover too, but no curtain: never offered.
     """
     hass = ha_core
     ids = await _home(hass, _COVERS["en"])
 
-    asked = await converse(hass, local, "set the curtains to 50%")
+    asked = await converse(hass, local, "set the curtain to 50%")
 
     assert speech(asked) == "Bedroom curtains or Smart Curtain?"
     assert _positions(hass, ids) == dict.fromkeys(ids, 0)
@@ -202,11 +202,28 @@ async def test_two_curtains_in_two_areas_asked(
     assert fake_llm.requests == []
 
 
+async def test_the_curtains_in_two_areas_are_both_set(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """'The curtains' (a plural) are both of them; the garage door is no curtain."""
+    hass = ha_core
+    ids = await _home(hass, _COVERS["en"])
+
+    result = await converse(hass, local, "set the curtains to 50%")
+
+    assert speech(result) == "Position set"
+    assert _positions(hass, ids) == dict.fromkeys(ids, 0) | {
+        "Bedroom curtains": 50,
+        "Smart Curtain": 50,
+    }
+    assert fake_llm.requests == []
+
+
 @pytest.mark.parametrize(
     ("text", "question"),
     [
-        ("close the curtains", "Bedroom curtains or Smart Curtain?"),
-        ("open the blinds", "Smart Curtain or Bedroom curtains?"),
+        ("close the curtain", "Bedroom curtains or Smart Curtain?"),
+        ("open the blind", "Smart Curtain or Bedroom curtains?"),
         # A door word names no curtain: the garage door, which is risky to open.
         ("open the garage door", "Shall I open Garage door?"),
     ],

@@ -180,21 +180,32 @@ def resolve(
     if reading.item is None and _says_every(reading.name, language):
         # "All the fans": each one, wherever it is; never "which one?". Lights: HA
         # has its own "all the lights", and "all the lamps" may mean only some.
-        if {e.domain for e in matches} - {"light"} != {matches[0].domain}:
-            return None
-        return replace(
-            resolved, entities=tuple(matches), group=len(matches) > 1, every=True
-        )
+        return _every(resolved, matches)
     if len(matches) == 1:
         return _with(resolved, matches)
     here = [e for e in matches if satellite_area and e.area_id == satellite_area]
     if len(here) == 1:
         return _with(resolved, here)
-    if reading.item is None and _group(matches) and _plural(reading.name, language):
-        return replace(resolved, entities=tuple(matches), group=True)
+    if reading.item is None and _plural(reading.name, language):
+        # "The fans": those in the satellite's room when it has several, else all
+        # of them (in one place: as a group), never "which one?".
+        them = here if len(here) > 1 else matches
+        if _group(them):
+            return replace(resolved, entities=tuple(them), group=True)
+        if (every := _every(resolved, them)) is not None:
+            return every
     if len(matches) <= MAX_CHOICES:
         return replace(resolved, entities=tuple(matches), ask=True)
     return None
+
+
+def _every(resolved: Resolved, matches: list[EntityInfo]) -> Resolved | None:
+    """Each of them, wherever it is, if of one domain other than lights."""
+    if {e.domain for e in matches} - {"light"} != {matches[0].domain}:
+        return None
+    return replace(
+        resolved, entities=tuple(matches), group=len(matches) > 1, every=True
+    )
 
 
 def _outside(
