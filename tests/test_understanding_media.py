@@ -5,6 +5,9 @@ where the home exposes just one, "the music" is that one. "Stop" a player is HA'
 pause, "resume playing" its unpause, and "mute" runs HA's own mute: no model asked,
 and a second player makes "the music" the model's again.
 
+"TV" names the players whose device class is TV ("the TV" with one TV and a
+speaker is the TV), in the user's language; "the TVs" are all of them.
+
 "Outside" names no area: "the music outside" is the one player whose name or area is
 out of doors; none or two there, or other words, are the model's.
 """
@@ -14,7 +17,10 @@ from typing import Any
 import pytest
 
 from homeassistant.components import conversation
-from homeassistant.components.media_player.const import MediaPlayerState
+from homeassistant.components.media_player.const import (
+    MediaPlayerDeviceClass,
+    MediaPlayerState,
+)
 from homeassistant.core import HomeAssistant
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
@@ -156,3 +162,63 @@ async def test_no_one_player_outside_left_unrun(
 
     assert speech(result) == "The model answered."
     assert [p.state for p in players] == ["playing"] * len(players)
+
+
+TV, SPEAKER = MediaPlayerDeviceClass.TV, MediaPlayerDeviceClass.SPEAKER
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "spoken"),
+    [
+        ("en", "pause the tv", "Paused"),
+        ("de", "pausiere den Fernseher", "Pausiert"),
+        ("es", "pausa la tele", "Reproducción en pausa"),
+        ("it", "metti in pausa la tv", "Messo in pausa"),
+    ],
+)
+async def test_the_tv_is_the_player_whose_class_is_tv(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    spoken: str,
+) -> None:
+    """A TV not called so and a speaker: "the TV" is the TV; the speaker plays on."""
+    hass = ha_core
+    lounge = Player("Lounge", MediaPlayerState.PLAYING, device_class=TV)
+    radio = Player("Kitchen Radio", MediaPlayerState.PLAYING, device_class=SPEAKER)
+    await async_build_players(hass, lounge, radio)
+    ha = await converse(
+        hass, conversation.HOME_ASSISTANT_AGENT, text, language=language
+    )
+    assert ha.response.response_type.value == "error", speech(ha)
+
+    result = await converse(hass, local, text, language=language)
+
+    assert speech(result) == spoken
+    assert [lounge.state, radio.state] == ["paused", "playing"]
+    assert fake_llm.requests == []
+
+
+async def test_two_tvs_the_tv_asked_the_tvs_both(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """Of two TVs "the TV" is asked; "the TVs" pauses both, never the speaker."""
+    hass = ha_core
+    lounge = Player("Lounge", MediaPlayerState.PLAYING, device_class=TV)
+    den = Player("Den", MediaPlayerState.PLAYING, device_class=TV)
+    radio = Player("Kitchen Radio", MediaPlayerState.PLAYING, device_class=SPEAKER)
+    await async_build_players(hass, lounge, den, radio)
+
+    asked = await converse(hass, local, "pause the tv")
+
+    assert speech(asked) == "Den or Lounge?"
+    assert [lounge.state, den.state, radio.state] == ["playing"] * 3
+
+    both = await converse(hass, local, "pause the tvs")
+
+    assert speech(both) == "Paused"
+    assert [lounge.state, den.state, radio.state] == ["paused", "paused", "playing"]
+    assert fake_llm.requests == []

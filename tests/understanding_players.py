@@ -6,6 +6,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.media_player import MediaPlayerEntity
 from homeassistant.components.media_player.const import (
+    MediaPlayerDeviceClass,
     MediaPlayerEntityFeature,
     MediaPlayerState,
 )
@@ -30,8 +31,10 @@ class Player(MediaPlayerEntity):
         name: str,
         state: MediaPlayerState,
         features: MediaPlayerEntityFeature | None = None,
+        device_class: MediaPlayerDeviceClass | None = None,
     ) -> None:
         """A player called `name`, in this state; all features unless told."""
+        self._attr_device_class = device_class
         self._attr_name = name
         self._attr_unique_id = name.lower().replace(" ", "_")
         self._attr_state = state

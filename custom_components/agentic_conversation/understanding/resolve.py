@@ -29,6 +29,7 @@ from homeassistant.components.media_player.const import (
     MediaPlayerState,
 )
 from homeassistant.components.valve.const import ValveEntityFeature
+from homeassistant.const import ATTR_DEVICE_CLASS
 
 from ..tools.entities import EntityInfo
 from ..tools.search import profile_of, scored
@@ -85,8 +86,9 @@ def covering(
     One of the words must name the entity itself (its name, an alias, or a device
     word of its domain): a place alone ("turn on the kitchen") names no device. A
     media player is named by its own name only: "TV", "speaker" and "music" are
-    device words of every media player; where the home exposes just one, the words
-    that fit any player ("the music") name it.
+    device words of every media player; those of a device class name the players of
+    that class ("the TV"); where the home exposes just one, the words that fit any
+    player ("the music") name it.
     If exactly one of them is called just what the text says, it is that one.
     `by_place`: a place alone will do (an answer to "which one?").
     """
@@ -116,7 +118,8 @@ def _names_it(
     """Whether a word of the query is the entity's name word or its device word.
 
     For a media player, each of its device words must be in its name as well, but
-    for a word that fits any player when it is the home's only one (`sole`).
+    for a word of its device class ("TV") and a word that fits any player when it
+    is the home's only one (`sole`).
     """
     language = words_of_language.language
     any_one = words_of_language.only_one.get(entity.domain, frozenset())
@@ -131,10 +134,19 @@ def _names_it(
             domain == entity.domain for domain, _ in device_kinds(word_stem, language)
         )
         if kind and not in_name and entity.domain in NAME_ONLY:
-            if entity.domain not in sole or word not in any_one:
+            if not _of_its_class(entity, word_stem, words_of_language) and (
+                entity.domain not in sole or word not in any_one
+            ):
                 return False
         named = named or in_name or kind
     return named
+
+
+def _of_its_class(entity: EntityInfo, word_stem: str, language: LanguageWords) -> bool:
+    """Whether the word names the entity's device class ("TV" for a TV)."""
+    device_class = entity.state.attributes.get(ATTR_DEVICE_CLASS)
+    phrases = language.class_words.get(entity.domain, {}).get(str(device_class), ())
+    return any(stem(phrase) == word_stem for phrase in phrases)
 
 
 def resolve(
@@ -305,13 +317,14 @@ def _says_every(text: str, language: LanguageWords) -> bool:
 
 
 def _plural(text: str, language: LanguageWords) -> bool:
-    """Whether the object names its device in the plural ("lights", "Lampen")."""
+    """Whether the object names its device in the plural ("lights", "Lampen", "TVs")."""
     for word in words(text):
-        word_stem = stem(word)
-        if (
-            word != word_stem
-            and device_kinds(word_stem, language.language)
-            and any(word.endswith(end) for end in language.plural_endings)
-        ):
-            return True
+        for end in language.plural_endings:
+            if not end or not word.endswith(end) or len(word) <= len(end):
+                continue
+            word_stem = stem(word)
+            if (word != word_stem and device_kinds(word_stem, language.language)) or (
+                device_kinds(stem(word[: -len(end)]), language.language)
+            ):
+                return True
     return False

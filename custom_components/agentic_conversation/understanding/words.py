@@ -7,7 +7,8 @@ device words, the words an object phrase may carry that name nothing (articles,
 possessives; never a verb's particle such as "on", which tells a command from a
 name), the endings that make a device word plural, the words that say every one of
 them ("all the fans": never "which one?"), the words that name a media
-player only where the home has just one ("the music"), HA's rules that say
+player only where the home has just one ("the music"), those that name a media
+player of a device class ("the TV" is the one whose class is TV), HA's rules that say
 "here", and the words for out of doors: those said ("outside") and those of the
 names and areas out there ("garden", "patio").
 """
@@ -48,6 +49,8 @@ class LanguageWords:
     """Words of a name or an area that is out of doors ("Garden", "Outdoor")."""
     every: frozenset[str] = frozenset()
     """Words that say every one of them ("all", "alle", "tous"), never one."""
+    class_words: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    """Domain -> device class -> words that name an entity of that class."""
 
 
 def supported(language: str) -> bool:
@@ -77,6 +80,16 @@ def language_words(language: str) -> LanguageWords | None:
     words: dict[str, set[str]] = {}
     for domain, phrases in data.get("device_words", {}).items():
         words.setdefault(domain, set()).update(str(p).casefold() for p in phrases)
+    class_words = {
+        domain: {
+            device_class: frozenset(str(p).casefold() for p in phrases)
+            for device_class, phrases in classes.items()
+        }
+        for domain, classes in data.get("class_words", {}).items()
+    }
+    for domain, classes in class_words.items():
+        for phrases in classes.values():
+            words.setdefault(domain, set()).update(phrases)
     rules = ha.get("expansion_rules", {})
     for domain, names in data.get("device_rules", {}).items():
         for name in names:
@@ -96,6 +109,7 @@ def language_words(language: str) -> LanguageWords | None:
         outside=frozenset(str(w).casefold() for w in outside.get("words", ())),
         outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
         every=frozenset(str(w).casefold() for w in data.get("all_words", ())),
+        class_words=class_words,
     )
 
 
