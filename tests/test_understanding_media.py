@@ -6,7 +6,8 @@ pause, "resume playing" its unpause, and "mute" runs HA's own mute: no model ask
 and a second player makes "the music" the model's again.
 
 "TV" names the players whose device class is TV ("the TV" with one TV and a
-speaker is the TV), in the user's language; "the TVs" are all of them.
+speaker is the TV), in the user's language; "the TVs" are all of them. Italian
+"spegni la tv" turns it off, though HA's Italian data reads "spegni" as mute too.
 
 "Outside" names no area: "the music outside" is the one player whose name or area is
 out of doors; none or two there, or other words, are the model's.
@@ -19,6 +20,7 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.components.media_player.const import (
     MediaPlayerDeviceClass,
+    MediaPlayerEntityFeature,
     MediaPlayerState,
 )
 from homeassistant.core import HomeAssistant
@@ -26,7 +28,7 @@ from homeassistant.core import HomeAssistant
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
-from tests.understanding_players import Player, async_build_players
+from tests.understanding_players import ALL_BUT_POWER, Player, async_build_players
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
 
@@ -221,4 +223,37 @@ async def test_two_tvs_the_tv_asked_the_tvs_both(
 
     assert speech(both) == "Paused"
     assert [lounge.state, den.state, radio.state] == ["paused", "paused", "playing"]
+    assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "spoken"),
+    [
+        ("en", "turn off the tv", "Turned off the media player"),
+        ("it", "spegni la tv", "Ho spento Lounge"),
+        ("it", "spegni il televisore", "Ho spento Lounge"),
+        ("fr", "éteins la télé", "Éteint"),
+    ],
+)
+async def test_the_tv_turned_off(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    spoken: str,
+) -> None:
+    """The TV is off, the speaker plays on; never muted, no model asked."""
+    hass = ha_core
+    power = ALL_BUT_POWER | MediaPlayerEntityFeature.TURN_OFF
+    lounge = Player("Lounge", MediaPlayerState.PLAYING, power, TV)
+    radio = Player("Kitchen Radio", MediaPlayerState.PLAYING, power, SPEAKER)
+    await async_build_players(hass, lounge, radio)
+
+    result = await converse(hass, local, text, language=language)
+
+    assert speech(result) == spoken
+    assert [lounge.state, radio.state] == ["off", "playing"]
+    assert not lounge.is_volume_muted
     assert fake_llm.requests == []

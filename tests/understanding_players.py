@@ -13,18 +13,20 @@ from homeassistant.components.media_player.const import (
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
+ALL_BUT_POWER = (
+    MediaPlayerEntityFeature.PLAY
+    | MediaPlayerEntityFeature.PAUSE
+    | MediaPlayerEntityFeature.VOLUME_MUTE
+    | MediaPlayerEntityFeature.VOLUME_SET
+    | MediaPlayerEntityFeature.NEXT_TRACK
+    | MediaPlayerEntityFeature.PREVIOUS_TRACK
+)
+
 
 class Player(MediaPlayerEntity):
     """A player that plays, pauses, mutes, skips and sets its volume when told."""
 
-    _attr_supported_features = (
-        MediaPlayerEntityFeature.PLAY
-        | MediaPlayerEntityFeature.PAUSE
-        | MediaPlayerEntityFeature.VOLUME_MUTE
-        | MediaPlayerEntityFeature.VOLUME_SET
-        | MediaPlayerEntityFeature.NEXT_TRACK
-        | MediaPlayerEntityFeature.PREVIOUS_TRACK
-    )
+    _attr_supported_features = ALL_BUT_POWER
 
     def __init__(
         self,
@@ -43,6 +45,11 @@ class Player(MediaPlayerEntity):
         self._attr_media_track = 5
         if features is not None:
             self._attr_supported_features = features
+
+    async def async_turn_off(self) -> None:
+        """Off (where its features say it can be)."""
+        self._attr_state = MediaPlayerState.OFF
+        self.async_write_ha_state()
 
     async def async_media_pause(self) -> None:
         """Pause."""

@@ -53,6 +53,14 @@ FEATURES: dict[str, dict[str, int]] = {
 }
 
 
+# A verb that mutes in some languages' data and turns off (on) in plain speech: when
+# a sentence reads as both, it is the plain one.
+_PLAIN_VERBS = {
+    "HassMediaPlayerMute": "HassTurnOff",
+    "HassMediaPlayerUnmute": "HassTurnOn",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """What to run or ask: an intent on entities, or a question between them."""
@@ -176,6 +184,10 @@ def resolve(
             fits.setdefault((reading.intent, reading.item, reading.levels), []).append(
                 (reading, matches)
             )
+    for quieter, plain in _PLAIN_VERBS.items():
+        # Italian "spegni la tv" is HA's mute too ("spegni [l'audio]"): turn it off.
+        if any(key[0] == plain for key in fits):
+            fits = {key: value for key, value in fits.items() if key[0] != quieter}
     if len(fits) != 1:
         return None  # nothing fits, or readings of different intents: not sure
     # Readings of one intent that take more or fewer of the words ("the shopping
