@@ -55,6 +55,7 @@ from ..tools.entities import is_exposed
 from ..understanding.stage import async_names_nothing
 from ..verify.done_actions import Action
 from ..verify.expected import ACTING_INTENTS
+from ..verify.failed_actions import Failure
 from .ask import hold_and_ask
 from .context import TurnContext
 
@@ -101,13 +102,15 @@ class ForTheModel:
     reads nothing either, or for a command naming a device neither HA nor our reading
     knows (`command`: "… any device called dishwasher"), said if the model does
     nothing either; `did`: what came before the question in a compound command
-    ran (never run it again).
+    ran (never run it again); `failed`: HA ran the command and it failed (a cover
+    that cannot open), told so unless the model acts after it.
     """
 
     state_question: bool = False
     did: bool = False
     home_words: str | None = None
     command: bool = False
+    failed: tuple[Failure, ...] = ()
 
     @property
     def about_the_house(self) -> bool:
@@ -202,6 +205,7 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
         home_words=outcome.speech if command else _found_nothing(turn, outcome),
         command=command,
+        failed=(Failure(),) if outcome.status is LocalStatus.FAILED else (),
     )
 
 

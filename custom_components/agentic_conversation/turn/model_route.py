@@ -315,10 +315,8 @@ async def _said(
         )
         record.chat_log.async_trace({"state_answer": "home_assistant"})
         return HomeSaid(home, (), answer=result.text)
-    if answered and (
-        (failures := _untold(actions_failed(result, read_only), record))
-        or not await _shown_done(record)
-    ):
+    failures = _untold(actions_failed(result, read_only, record.left.failed), record)
+    if answered and (failures or not await _shown_done(record)):
         # The model may say "Done." after an error, or before the house shows it:
         # the user hears what the house shows.
         LOGGER.info(

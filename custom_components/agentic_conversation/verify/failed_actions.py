@@ -39,9 +39,12 @@ class Failure:
 
 
 def actions_failed(
-    result: LoopResult, read_only: Collection[str]
+    result: LoopResult, read_only: Collection[str], before: Sequence[Failure] = ()
 ) -> tuple[Failure, ...]:
     """The actions of the turn that failed and were not done by a later try.
+
+    `before`: what failed before the model's turn (HA's own run of the command),
+    counted while the model did nothing after it.
 
     An action is a call of any tool that is not read-only: one we do not offer is
     an attempt that did nothing. A failure counts unless a later round did it after
@@ -72,6 +75,8 @@ def actions_failed(
             continue
         if failure not in failures:
             failures.append(failure)
+    if all(record.name in read_only for record in result.tool_calls):
+        failures.extend(before)
     return tuple(failures)
 
 

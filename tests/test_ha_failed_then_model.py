@@ -1,0 +1,144 @@
+"""Home Assistant understood the command and it failed: the model's "Done." is not heard.
+
+"Open the pergola roof" on a roof that only tilts: with local first, HA's own agent
+reads it, runs its intent and the cover refuses (`open_cover` is not supported). The
+model then had the turn, and its "Done, the roof is open." was heard while the roof
+stayed shut. Now, while the model does nothing after HA's failed run, the user hears
+that it failed (and the model's closing question, if it asks one); when the model
+acts on it itself (it tilts the roof), what the roof shows decides.
+"""
+
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import setup_test_component_platform
+
+from homeassistant.components import conversation
+from homeassistant.components.cover import CoverEntity
+from homeassistant.components.cover.const import CoverEntityFeature
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.config_flow import default_agent_options
+from custom_components.agentic_conversation.const import (
+    CONF_ALLOWED_SERVICES,
+    CONF_LOCAL_FIRST,
+    CONF_VERIFY_TIMEOUT,
+)
+from tests.across_releases import offered_name
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent, converse, speech
+
+ROOF = "cover.pergola_roof"
+APIS = default_agent_options([])["llm_hass_api"]
+
+
+class Roof(CoverEntity):
+    """A pergola roof: its slats tilt; it cannot open."""
+
+    _attr_supported_features = (
+        CoverEntityFeature.OPEN_TILT | CoverEntityFeature.CLOSE_TILT
+    )
+    _attr_name = "Pergola roof"
+    _attr_unique_id = "pergola_roof"
+    _attr_current_cover_tilt_position = 0
+    _attr_is_closed = True
+
+    async def async_open_cover_tilt(self, **_: Any) -> None:
+        """The slats open."""
+        self._attr_current_cover_tilt_position = 100
+        self._attr_is_closed = False
+        self.async_write_ha_state()
+
+
+@pytest.fixture
+async def local(ha_core: HomeAssistant, fake_llm: FakeLLM) -> str:
+    """The roof, exposed; an agent with local first that may call cover services."""
+    hass = ha_core
+    setup_test_component_platform(hass, "cover", [Roof()])
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
+    await hass.async_block_till_done()
+    async_expose_entity(hass, conversation.DOMAIN, ROOF, True)
+    options: dict[str, Any] = {
+        CONF_LOCAL_FIRST: True,
+        CONF_ALLOWED_SERVICES: ["cover"],
+        CONF_VERIFY_TIMEOUT: 0.5,
+    }
+    return await add_agent(hass, fake_llm, apis=APIS, **options)
+
+
+def _roof(hass: HomeAssistant) -> tuple[str, int]:
+    state = hass.states.get(ROOF)
+    assert state is not None
+    return state.state, int(state.attributes["current_tilt_position"])
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "heard"),
+    [
+        ("en", "open the pergola roof", "I couldn't do that: Home Assistant reported an error."),
+        ("de", "öffne Pergola roof", "Das hat nicht geklappt: Home Assistant hat einen Fehler gemeldet."),
+        ("fr", "ouvre Pergola roof", "Je n'ai pas pu le faire : Home Assistant a signalé une erreur."),
+    ],
+)  # fmt: skip
+async def test_the_models_done_after_has_failure_is_not_heard(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    heard: str,
+) -> None:
+    """HA's run failed, the model did nothing and said done: the failure is heard."""
+    hass = ha_core
+    fake_llm.script([Reply.text("Done, the roof is open.")])
+
+    result = await converse(hass, local, text, language=language)
+
+    assert speech(result) == heard
+    assert _roof(hass) == ("closed", 0)
+    assert len(fake_llm.requests) == 1
+
+
+async def test_the_models_question_follows_the_failure(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """The model offers another way: heard after what failed; nothing moved."""
+    hass = ha_core
+    fake_llm.script([Reply.text("It only tilts. Shall I tilt it open instead?")])
+
+    result = await converse(hass, local, "open the pergola roof")
+
+    assert speech(result) == (
+        "I couldn't do that: Home Assistant reported an error."
+        " Shall I tilt it open instead?"
+    )
+    assert _roof(hass) == ("closed", 0)
+
+
+async def test_the_model_that_tilts_the_roof_is_heard(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """After HA's failure the model tilts the slats: the roof shows it, its words stand."""
+    hass = ha_core
+    call_service = await offered_name(hass, APIS, "call_service")
+    tilt = {
+        "domain": "cover",
+        "service": "open_cover_tilt",
+        "target": {"entity_id": ROOF},
+    }
+    fake_llm.script(
+        [
+            Reply.tool_calls([(call_service, tilt)]),
+            Reply.text("The roof only tilts, so I opened its slats."),
+        ]
+    )
+
+    result = await converse(hass, local, "open the pergola roof")
+
+    assert speech(result) == "The roof only tilts, so I opened its slats."
+    assert _roof(hass) == ("open", 100)
