@@ -205,7 +205,10 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
         home_words=outcome.speech if command else _found_nothing(turn, outcome),
         command=command,
-        failed=(Failure(),) if outcome.status is LocalStatus.FAILED else (),
+        # HA ran it and answered with its error (not: its agent broke on the words).
+        failed=(Failure(),)
+        if outcome.status is LocalStatus.FAILED and outcome.speech
+        else (),
     )
 
 
