@@ -158,7 +158,46 @@ async def test_all_the_lamps_is_the_models(
 @pytest.mark.parametrize(
     ("language", "text", "heard"),
     [
+        ("en", "turn on each fan", "Turned on the fan"),
+        ("es", "enciende todos los ventiladores", "Se ha activado el ventilador"),
+        ("es", "enciende cada ventilador", "Se ha activado el ventilador"),
+        # Italian has no words of HA's for all the fans: its words for one, named
+        ("it", "accendi tutti i ventilatori", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
+        ("it", "accendi ogni ventilatore", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
+        ("nl", "zet elke ventilator aan", "Aangezet"),
+        ("fr", "allume chaque ventilateur", "Allumé"),
+    ],
+)  # fmt: skip
+async def test_every_word_of_each_language(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    *,
+    language: str,
+    text: str,
+    heard: str,
+) -> None:
+    """Each language's words for all name nothing themselves: every fan, no model."""
+    hass = home
+    await _ha_asks_or_says_sorry(hass, text, language)
+    before = states(hass)
+
+    result = await converse(hass, local, text, None, language)
+
+    assert speech(result) == heard
+    assert states(hass) == before | dict.fromkeys(FANS, "on")
+    assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "heard"),
+    [
         ("en", "turn on the fans", "Turned on the fan"),
+        (
+            "it",
+            "accendi i ventilatori",
+            "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan",
+        ),
         ("de", "schalte die Ventilatoren ein", "Alle Ventilatoren eingeschaltet"),
         ("fr", "allume les ventilateurs", "Allumé"),
     ],

@@ -77,8 +77,10 @@ class Resolved:
 
 
 def object_words(text: str, language: LanguageWords) -> str:
-    """The object's words without those that name nothing (articles, "my")."""
-    return " ".join(w for w in words(text) if w not in language.skip)
+    """The object's words without those that name nothing (articles, "my", "all")."""
+    return " ".join(
+        w for w in words(text) if w not in language.skip and w not in language.every
+    )
 
 
 def covering(

@@ -226,6 +226,10 @@ async def _async_execute(
     speech_slots = {
         name: value.get("text") or value["value"] for name, value in slots.items()
     }
+    if resolved.group:
+        # HA's words for one device ("Ho spento {{ slots.name }}") where a language
+        # has none for all of them: the names, never an empty slot.
+        speech_slots.setdefault("name", ", ".join(_spoken(resolved.entities)))
     # HA's words for the sentence read, else for the device's kind ("Closing" for a
     # valve), else its default.
     domain = resolved.entities[0].domain
@@ -354,9 +358,18 @@ def _satellite_area(
 async def _async_question(
     hass: HomeAssistant, language: str, entities: Sequence[EntityInfo]
 ) -> str:
-    """The question, "Kitchen fan or Bedroom fan?": areas tell repeated names apart."""
+    """The question, "Kitchen fan or Bedroom fan?"."""
+    spoken = _spoken(entities)
+    template = await async_phrase(hass, language, "which_one")
+    return template.replace("{rest}", ", ".join(spoken[:-1])).replace(
+        "{last}", spoken[-1]
+    )
+
+
+def _spoken(entities: Sequence[EntityInfo]) -> list[str]:
+    """Their names, with the area where a name repeats ("Kitchen Fan", "Bedroom Fan")."""
     names = [e.name for e in entities]
-    spoken = [
+    return [
         f"{e.area} {e.name}"
         if names.count(e.name) > 1
         and e.area
@@ -364,10 +377,6 @@ async def _async_question(
         else e.name
         for e in entities
     ]
-    template = await async_phrase(hass, language, "which_one")
-    return template.replace("{rest}", ", ".join(spoken[:-1])).replace(
-        "{last}", spoken[-1]
-    )
 
 
 def async_forget_choices(hass: HomeAssistant) -> None:
