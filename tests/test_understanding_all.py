@@ -52,10 +52,10 @@ async def _set(hass: HomeAssistant, entity_ids: tuple[str, ...], service: str) -
     ("language", "text", "start", "heard", "end"),
     [
         ("en", "turn off all the fans", "turn_on", "Turned off all of the fans", "off"),
-        # HA's words for turning fans on have no "all": its own, for one fan
-        ("en", "turn on every fan", "turn_off", "Turned on the fan", "on"),
+        # HA's words for turning fans on have no "all": its own for the fans
+        ("en", "turn on every fan", "turn_off", "Turned on the fans", "on"),
         ("de", "schalte alle Ventilatoren aus", "turn_on", "Alle Ventilatoren ausgeschaltet", "off"),
-        ("fr", "éteins tous les ventilateurs", "turn_on", "Éteint", "off"),
+        ("fr", "éteins tous les ventilateurs", "turn_on", "Ventilateurs éteints", "off"),
     ],
 )  # fmt: skip
 async def test_every_fan_with_no_question(
@@ -92,7 +92,7 @@ async def test_an_unexposed_fan_is_not_among_them(
 
     result = await converse(hass, local, "turn on all the fans")
 
-    assert speech(result) == "Turned on the fan"
+    assert speech(result) == "Turned on the fans"
     assert states(hass) == before | {"fan.kitchen_fan": "on", "fan.bedroom_fan": "on"}
     assert fake_llm.requests == []
 
@@ -158,14 +158,14 @@ async def test_all_the_lamps_is_the_models(
 @pytest.mark.parametrize(
     ("language", "text", "heard"),
     [
-        ("en", "turn on each fan", "Turned on the fan"),
-        ("es", "enciende todos los ventiladores", "Se ha activado el ventilador"),
-        ("es", "enciende cada ventilador", "Se ha activado el ventilador"),
+        ("en", "turn on each fan", "Turned on the fans"),
+        ("es", "enciende todos los ventiladores", "Ventiladores encendidos"),
+        ("es", "enciende cada ventilador", "Ventiladores encendidos"),
         # Italian has no words of HA's for all the fans: its words for one, named
         ("it", "accendi tutti i ventilatori", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
         ("it", "accendi ogni ventilatore", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
-        ("nl", "zet elke ventilator aan", "Aangezet"),
-        ("fr", "allume chaque ventilateur", "Allumé"),
+        ("nl", "zet elke ventilator aan", "Ventilatoren aangezet"),
+        ("fr", "allume chaque ventilateur", "Ventilateurs allumés"),
     ],
 )  # fmt: skip
 async def test_every_word_of_each_language(
@@ -192,14 +192,14 @@ async def test_every_word_of_each_language(
 @pytest.mark.parametrize(
     ("language", "text", "heard"),
     [
-        ("en", "turn on the fans", "Turned on the fan"),
+        ("en", "turn on the fans", "Turned on the fans"),
         (
             "it",
             "accendi i ventilatori",
             "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan",
         ),
         ("de", "schalte die Ventilatoren ein", "Alle Ventilatoren eingeschaltet"),
-        ("fr", "allume les ventilateurs", "Allumé"),
+        ("fr", "allume les ventilateurs", "Ventilateurs allumés"),
     ],
 )
 async def test_the_fans_are_all_of_them(

@@ -10,6 +10,7 @@ trigger, sentence_triggers.py), mirroring `DefaultAgent._async_handle_message`
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+import re
 from typing import Any
 
 from hassil.models import UnmatchedTextEntity
@@ -41,6 +42,8 @@ _NAMING_SLOTS = frozenset({"name", "area", "floor"})
 # Longer, the words HA took for a name are a sentence ("turn off the lights when I
 # leave"): not a command for a device that is not there.
 _NAME_WORDS = 2
+# A slot HA's response template names: "{{ slots.area }}".
+_SLOT_IN_WORDS = re.compile(r"slots\.(\w+)")
 
 
 @contextmanager
@@ -135,9 +138,18 @@ def executor(
         agent: Any = get_agent_manager(hass).default_agent
         language = user_input.language or hass.config.language
         lang_intents = await agent.async_get_or_load_intents(language)
-        # HA's words for it: the first of these keys its responses have, else its first.
-        responses = list(lang_intents.intent_responses.get(name, {}))
-        key = next((k for k in response_keys if k in responses), None)
+        # HA's words for it: the first of these keys its responses have whose slots
+        # we fill, else its first.
+        templates = lang_intents.intent_responses.get(name, {})
+        responses = list(templates)
+        key = next(
+            (
+                k
+                for k in response_keys
+                if k in templates and _fillable(str(templates[k]), speech_slots)
+            ),
+            None,
+        )
         _install_guard(agent)
         return await agent._async_execute_intent(  # type: ignore[no-any-return]  # noqa: SLF001
             name,
@@ -150,6 +162,11 @@ def executor(
         )
 
     return execute
+
+
+def _fillable(template: str, speech_slots: dict[str, Any]) -> bool:
+    """Whether every slot HA's words name is one we have ("{{ slots.area }}")."""
+    return all(slot in speech_slots for slot in _SLOT_IN_WORDS.findall(template))
 
 
 def _install_guard(agent: Any) -> None:

@@ -234,15 +234,17 @@ async def _async_execute(
     # valve), else its default.
     domain = resolved.entities[0].domain
     keys = [resolved.response or domain, domain, "default"]
+    kind = {"light": "lights", "fan": "fans"}.get(domain)
     if resolved.group and not {"area", "floor"} & slots.keys():
-        # "Turned off all of the fans", "Closing the blinds": HA's words for all.
-        keys.insert(0, f"{domain}_all")
-        if "device_class" in slots:
-            keys.insert(1, f"{domain}_device_class")
+        # "Turned off all of the fans", "Closing the blinds": HA's words for all,
+        # else its words for them in a place that need no place ("Turned on the
+        # fans"); a key whose words need a slot we lack is passed over.
+        classes = [f"{domain}_device_class"] if "device_class" in slots else []
+        places = [kind, f"{kind}_area", f"{kind}_floor"] if kind else []
+        keys[:0] = [f"{domain}_all", *classes, *places]
     elif resolved.group:
         # "Turned on the lights", as HA says for its own area and floor sentences.
         place = "floor" if "floor" in slots else "area"
-        kind = {"light": "lights", "fan": "fans"}.get(domain)
         keys.insert(0, f"{kind}_{place}")
     return await execute(resolved.intent, slots, speech_slots, keys)
 
