@@ -159,6 +159,14 @@ async def async_answer_choice(
     still = [
         current[e.entity_id] for e in choice.resolved.entities if e.entity_id in current
     ]
+    answer = words.answer_key(user_input.text)
+    if still and (
+        answer in words.all_answers
+        or (len(still) == 2 and answer in words.both_answers)
+    ):
+        # "All of them", "both": each one asked about, like "all the fans".
+        every = replace(choice.resolved, entities=tuple(still), ask=False, every=True)
+        return await _async_run(hass, replace(every, group=len(still) > 1), execute)
     named = covering(still, user_input.text, words, by_place=True)
     if len(named) != 1:
         return None

@@ -13,11 +13,12 @@ player of a device class ("the TV" is the one whose class is TV), HA's rules tha
 names and areas out there ("garden", "patio").
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 import json
 import logging
 from pathlib import Path
+import re
 from typing import Any
 
 from hassil.expression import Sentence
@@ -27,6 +28,7 @@ from home_assistant_intents import get_intents
 
 _LOGGER = logging.getLogger(__name__)
 _HERE = Path(__file__).parent
+_WORDS = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,16 @@ class LanguageWords:
     """Words that say every one of them ("all", "alle", "tous"), never one."""
     class_words: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     """Domain -> device class -> words that name an entity of that class."""
+    all_answers: frozenset[str] = frozenset()
+    """Answers to "which one?" that mean all of them ("all of them", "tous")."""
+    both_answers: frozenset[str] = frozenset()
+    """Answers that mean both, when there were two ("both", "les deux")."""
+
+    def answer_key(self, text: str) -> str:
+        """An answer's words without those that name nothing, for the answer lists."""
+        return " ".join(
+            w for w in _WORDS.findall(text.casefold()) if w not in self.skip
+        )
 
 
 def supported(language: str) -> bool:
@@ -76,6 +88,7 @@ def language_words(language: str) -> LanguageWords | None:
         _LOGGER.debug("No Home Assistant intents for %s: %s", base, err)
         ha = {}
     skip = frozenset(str(w).casefold() for w in data.get("skip", []))
+    answers = data.get("all_answers") or {}
     outside = data.get("outside") or {}
     words: dict[str, set[str]] = {}
     for domain, phrases in data.get("device_words", {}).items():
@@ -94,7 +107,7 @@ def language_words(language: str) -> LanguageWords | None:
     for domain, names in data.get("device_rules", {}).items():
         for name in names:
             words.setdefault(domain, set()).update(_forms(rules, name, skip))
-    return LanguageWords(
+    found = LanguageWords(
         language=base,
         sentences=list(data.get("sentences", [])),
         device_words={d: frozenset(w) for d, w in words.items()},
@@ -110,6 +123,11 @@ def language_words(language: str) -> LanguageWords | None:
         outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
         every=frozenset(str(w).casefold() for w in data.get("all_words", ())),
         class_words=class_words,
+    )
+    return replace(
+        found,
+        all_answers=frozenset(found.answer_key(a) for a in answers.get("all", ())),
+        both_answers=frozenset(found.answer_key(a) for a in answers.get("two", ())),
     )
 
 
