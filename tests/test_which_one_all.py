@@ -31,7 +31,7 @@ FANS = ("fan.kitchen_fan", "fan.bedroom_fan", "fan.desk_fan")
         ("en", "turn on the fan", "Bedroom Fan, Kitchen Fan or Breeze 300?", "all of them", "Turned on the fans"),
         ("en", "turn on the fan", "Bedroom Fan, Kitchen Fan or Breeze 300?", "All three, please.", "Turned on the fans"),
         ("de", "schalte den Ventilator ein", "Breeze 300, Bedroom Fan oder Kitchen Fan?", "alle drei", "Alle Ventilatoren eingeschaltet"),
-        ("fr", "allume le ventilateur", "Breeze 300, Bedroom Fan ou Kitchen Fan?", "tous les trois", "Ventilateurs allumés"),
+        ("fr", "allume le ventilateur", "Breeze 300, Bedroom Fan ou Kitchen Fan ?", "tous les trois", "Ventilateurs allumés"),
         ("es", "enciende el ventilador", "Breeze 300, Bedroom Fan o Kitchen Fan?", "todos", "Ventiladores encendidos"),
     ],
 )  # fmt: skip
