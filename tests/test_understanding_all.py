@@ -166,43 +166,14 @@ async def test_all_the_lamps_is_the_models(
         ("it", "accendi ogni ventilatore", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
         ("nl", "zet elke ventilator aan", "Ventilatoren aangezet"),
         ("fr", "allume chaque ventilateur", "Ventilateurs allumés"),
-    ],
-)  # fmt: skip
-async def test_every_word_of_each_language(
-    home: HomeAssistant,
-    fake_llm: FakeLLM,
-    local: str,
-    *,
-    language: str,
-    text: str,
-    heard: str,
-) -> None:
-    """Each language's words for all name nothing themselves: every fan, no model."""
-    hass = home
-    await _ha_asks_or_says_sorry(hass, text, language)
-    before = states(hass)
-
-    result = await converse(hass, local, text, None, language)
-
-    assert speech(result) == heard
-    assert states(hass) == before | dict.fromkeys(FANS, "on")
-    assert fake_llm.requests == []
-
-
-@pytest.mark.parametrize(
-    ("language", "text", "heard"),
-    [
+        # a plural, no word for all, across three rooms
         ("en", "turn on the fans", "Turned on the fans"),
-        (
-            "it",
-            "accendi i ventilatori",
-            "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan",
-        ),
+        ("it", "accendi i ventilatori", "Ho acceso Breeze 300, Bedroom Fan, Kitchen Fan"),
         ("de", "schalte die Ventilatoren ein", "Alle Ventilatoren eingeschaltet"),
         ("fr", "allume les ventilateurs", "Ventilateurs allumés"),
     ],
-)
-async def test_the_fans_are_all_of_them(
+)  # fmt: skip
+async def test_every_fan_by_each_languages_words(
     home: HomeAssistant,
     fake_llm: FakeLLM,
     local: str,
@@ -211,7 +182,7 @@ async def test_the_fans_are_all_of_them(
     text: str,
     heard: str,
 ) -> None:
-    """A plural across three rooms: every fan, not "which one?"."""
+    """Words for all name nothing, a plural is all: every fan, no "which one?"."""
     hass = home
     await _ha_asks_or_says_sorry(hass, text, language)
     before = states(hass)
