@@ -16,9 +16,14 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context, HomeAssistant, State
 from homeassistant.helpers import device_registry as dr
 
+from custom_components.agentic_conversation.tools.entities import EntityInfo
+from custom_components.agentic_conversation.understanding.resolve import (
+    Resolved,
+    _every,
+)
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import converse, speech
 from tests.test_local_understanding import hass_config_dir, home, local
@@ -257,3 +262,23 @@ async def test_the_covers_with_the_garage_door_asked_and_no_is_no(
     assert speech(refused) == "Okay, I won't."
     assert states(hass) == before
     assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("entity_ids", "every"),
+    [
+        (("fan.a", "fan.b"), True),
+        (("switch.lava_lamp", "light.desk_lamp"), False),
+        (("light.desk_lamp", "switch.lava_lamp"), False),
+        (("light.desk_lamp", "light.floor_lamp"), False),
+    ],
+)
+def test_every_one_is_of_one_domain_and_no_light(
+    entity_ids: tuple[str, ...], *, every: bool
+) -> None:
+    """A lamp plug among lamps (either first) or only lights: not "all" of ours."""
+    matches = [
+        EntityInfo(e, e, (), None, (), None, None, State(e, "off")) for e in entity_ids
+    ]
+    found = _every(Resolved("HassTurnOn", (), None), matches)
+    assert (found is not None and found.every) is every

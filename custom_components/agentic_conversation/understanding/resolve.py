@@ -227,7 +227,8 @@ def resolve(
 
 def _every(resolved: Resolved, matches: list[EntityInfo]) -> Resolved | None:
     """Each of them, wherever it is, if of one domain other than lights."""
-    if {e.domain for e in matches} - {"light"} != {matches[0].domain}:
+    domains = {e.domain for e in matches}
+    if len(domains) != 1 or "light" in domains:
         return None
     return replace(
         resolved, entities=tuple(matches), group=len(matches) > 1, every=True
