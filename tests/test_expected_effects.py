@@ -233,6 +233,31 @@ async def test_an_intent_failed_list_and_an_assumed_state(hass: HomeAssistant) -
     assert summary(effects) == "1 not done, 1 sent"
 
 
+async def test_a_failed_entry_whose_state_shows_it_is_judged_by_its_state(
+    hass: HomeAssistant,
+) -> None:
+    """HA may name the wrong one of several in `failed`: a door shut is not "not shut"."""
+    hass.states.async_set("cover.shed", "closed", {"friendly_name": "Shed"})
+    hass.states.async_set("cover.hall", "open", {"friendly_name": "Hall"})
+    watch = EffectWatch(hass, 0.0)
+    note_intent(
+        watch,
+        "HassTurnOff",
+        {"domain": ["cover"]},
+        {
+            "success": [{"type": "entity", "id": "cover.hall", "name": "Hall"}],
+            "failed": [{"type": "entity", "id": "cover.shed", "name": "Shed"}],
+        },
+    )
+
+    effects = await watch.async_wait()
+
+    assert effects == [
+        EntityEffect("cover.hall", "Hall", Verb.CLOSE, Status.NOT_DONE, Reason.STILL, "open"),
+        EntityEffect("cover.shed", "Shed", Verb.CLOSE, Status.DONE),
+    ]  # fmt: skip
+
+
 async def test_the_watch_ends_at_the_state_change(hass: HomeAssistant) -> None:
     """An awaited entity done by a state change; another still at the deadline."""
     hass.states.async_set("lock.a", "locked", {"friendly_name": "A"})

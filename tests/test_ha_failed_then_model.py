@@ -34,6 +34,23 @@ ROOF = "cover.pergola_roof"
 APIS = default_agent_options([])["llm_hass_api"]
 
 
+class Shutter(CoverEntity):
+    """A cover that opens and closes at once."""
+
+    _attr_supported_features = CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE
+
+    def __init__(self, name: str, *, closed: bool) -> None:
+        """Open or closed."""
+        self._attr_name = name
+        self._attr_unique_id = name.lower().replace(" ", "_")
+        self._attr_is_closed = closed
+
+    async def async_close_cover(self, **_: Any) -> None:
+        """Closed."""
+        self._attr_is_closed = True
+        self.async_write_ha_state()
+
+
 class Roof(CoverEntity):
     """A pergola roof: its slats tilt; it cannot open."""
 
@@ -142,3 +159,36 @@ async def test_the_model_that_tilts_the_roof_is_heard(
 
     assert speech(result) == "The roof only tilts, so I opened its slats."
     assert _roof(hass) == ("open", 100)
+
+
+async def test_all_the_covers_closed_though_ha_names_a_closed_one_failed(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """The roof cannot close; HA's `failed` may name another: every cover is shut.
+
+    HA pairs its calls with the covers in the order the calls complete, so the
+    roof's refusal can be put on the shed door, which was shut already. The user
+    hears HA's words, not that a shut door "did not close".
+    """
+    hass = ha_core
+    covers = [
+        Shutter("Shed door", closed=True),
+        Roof(),
+        Shutter("Hall blind", closed=False),
+    ]
+    setup_test_component_platform(hass, "cover", covers)
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
+    await hass.async_block_till_done()
+    ids = ("cover.shed_door", ROOF, "cover.hall_blind")
+    for entity_id in ids:
+        async_expose_entity(hass, conversation.DOMAIN, entity_id, True)
+    options: dict[str, Any] = {CONF_LOCAL_FIRST: True, CONF_VERIFY_TIMEOUT: 0.5}
+    agent = await add_agent(hass, fake_llm, **options)
+
+    result = await converse(hass, agent, "close all the covers")
+
+    assert speech(result) == "Closing"
+    assert [hass.states.get(e).state for e in ids] == ["closed"] * 3  # type: ignore[union-attr]
+    assert fake_llm.requests == []

@@ -5,7 +5,13 @@ from typing import Any
 
 from homeassistant.core import HomeAssistant
 
-from .expected import ACTING_INTENTS, Verb, intent_expectation, service_expectation
+from .expected import (
+    ACTING_INTENTS,
+    Expectation,
+    Verb,
+    intent_expectation,
+    service_expectation,
+)
 from .watch import EffectWatch
 
 
@@ -20,6 +26,9 @@ def note_intent(
     Entities in `failed` did not get the service (an area whose entities all failed
     is told entity by entity); those in `success` must show it in their state. An
     answer to a question, or an intent that does not act on states, notes nothing.
+    HA pairs each entity with the calls in the order they complete
+    (`asyncio.as_completed`), so of several, `failed` may name the wrong one: one
+    whose state shows the action done is judged by its state.
     """
     if intent_type not in ACTING_INTENTS or data.get("code") is not None:
         return
@@ -29,7 +38,7 @@ def note_intent(
             expectation = intent_expectation(
                 intent_type, entity_id.split(".", 1)[0], slots
             )
-            if succeeded:
+            if succeeded or _shows(watch, entity_id, expectation):
                 watch.expect(entity_id, expectation, name)
             else:
                 verb = expectation.verb if expectation is not None else Verb.OTHER
@@ -69,6 +78,16 @@ def note_failed_service(
         watch.failed(
             entity_id, expectation.verb if expectation is not None else Verb.OTHER
         )
+
+
+def _shows(watch: EffectWatch, entity_id: str, expectation: Expectation | None) -> bool:
+    """Whether the entity's state shows what the action implies."""
+    state = watch.state(entity_id)
+    return (
+        expectation is not None
+        and state is not None
+        and expectation.met(state.state, state.attributes)
+    )
 
 
 def _entity_targets(targets: Any) -> list[tuple[str, str]]:

@@ -11,7 +11,13 @@ import asyncio
 from collections.abc import Callable
 
 from homeassistant.const import ATTR_ASSUMED_STATE
-from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.core import (
+    Event,
+    EventStateChangedData,
+    HomeAssistant,
+    State,
+    callback,
+)
 from homeassistant.helpers.event import async_track_state_change_event
 
 from .expected import UNAVAILABLE, Expectation, Verb
@@ -52,6 +58,10 @@ class EffectWatch:
     def effects(self) -> list[EntityEffect]:
         """What is known so far, in the order of each entity's last action."""
         return list(self._effects.values())
+
+    def state(self, entity_id: str) -> State | None:
+        """The entity's state now."""
+        return self._hass.states.get(entity_id)
 
     @property
     def settled(self) -> bool:
