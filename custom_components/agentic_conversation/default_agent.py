@@ -141,7 +141,6 @@ def executor(
         # HA's words for it: the first of these keys its responses have whose slots
         # we fill, else its first.
         templates = lang_intents.intent_responses.get(name, {})
-        responses = list(templates)
         key = next(
             (
                 k
@@ -155,7 +154,7 @@ def executor(
             name,
             slots,
             speech_slots,
-            key or next(iter(responses), None),
+            key or next(iter(templates), None),
             user_input,
             chat_log,
             lang_intents,

@@ -334,12 +334,11 @@ def _says_every(text: str, language: LanguageWords) -> bool:
 def _plural(text: str, language: LanguageWords) -> bool:
     """Whether the object names its device in the plural ("lights", "Lampen", "TVs")."""
     for word in words(text):
+        word_stem = stem(word)
+        stemmed = word != word_stem and device_kinds(word_stem, language.language)
         for end in language.plural_endings:
             if not end or not word.endswith(end) or len(word) <= len(end):
                 continue
-            word_stem = stem(word)
-            if (word != word_stem and device_kinds(word_stem, language.language)) or (
-                device_kinds(stem(word[: -len(end)]), language.language)
-            ):
+            if stemmed or device_kinds(stem(word[: -len(end)]), language.language):
                 return True
     return False

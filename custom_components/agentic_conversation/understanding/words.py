@@ -13,7 +13,7 @@ player of a device class ("the TV" is the one whose class is TV), HA's rules tha
 names and areas out there ("garden", "patio").
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 import json
 import logging
@@ -60,9 +60,11 @@ class LanguageWords:
 
     def answer_key(self, text: str) -> str:
         """An answer's words without those that name nothing, for the answer lists."""
-        return " ".join(
-            w for w in _WORDS.findall(text.casefold()) if w not in self.skip
-        )
+        return _answer_key(text, self.skip)
+
+
+def _answer_key(text: str, skip: frozenset[str]) -> str:
+    return " ".join(w for w in _WORDS.findall(text.casefold()) if w not in skip)
 
 
 def supported(language: str) -> bool:
@@ -107,7 +109,7 @@ def language_words(language: str) -> LanguageWords | None:
     for domain, names in data.get("device_rules", {}).items():
         for name in names:
             words.setdefault(domain, set()).update(_forms(rules, name, skip))
-    found = LanguageWords(
+    return LanguageWords(
         language=base,
         sentences=list(data.get("sentences", [])),
         device_words={d: frozenset(w) for d, w in words.items()},
@@ -123,11 +125,8 @@ def language_words(language: str) -> LanguageWords | None:
         outdoor_places=tuple(str(w).casefold() for w in outside.get("places", ())),
         every=frozenset(str(w).casefold() for w in data.get("all_words", ())),
         class_words=class_words,
-    )
-    return replace(
-        found,
-        all_answers=frozenset(found.answer_key(a) for a in answers.get("all", ())),
-        both_answers=frozenset(found.answer_key(a) for a in answers.get("two", ())),
+        all_answers=frozenset(_answer_key(a, skip) for a in answers.get("all", ())),
+        both_answers=frozenset(_answer_key(a, skip) for a in answers.get("two", ())),
     )
 
 

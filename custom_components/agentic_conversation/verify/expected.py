@@ -176,9 +176,6 @@ def service_expectation(
         return _SERVICES[(domain, service)]
     if domain == "alarm_control_panel" and service in fields.ARMED:
         return Expectation(Verb.ARM, frozenset({fields.ARMED[service], "arming"}))
-    if (domain, service) in fields.VALUE_SETTERS:
-        value = data.get("value", data.get("option"))
-        return None if value is None else Expectation(Verb.OTHER, _as_states(value))
     if (domain, service) in fields.STATE_SETTERS:
         value = data.get(fields.STATE_SETTERS[(domain, service)])
         return None if value is None else Expectation(Verb.OTHER, _as_states(value))

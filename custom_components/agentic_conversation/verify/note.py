@@ -5,13 +5,7 @@ from typing import Any
 
 from homeassistant.core import HomeAssistant
 
-from .expected import (
-    ACTING_INTENTS,
-    Expectation,
-    Verb,
-    intent_expectation,
-    service_expectation,
-)
+from .expected import ACTING_INTENTS, Verb, intent_expectation, service_expectation
 from .watch import EffectWatch
 
 
@@ -38,11 +32,11 @@ def note_intent(
             expectation = intent_expectation(
                 intent_type, entity_id.split(".", 1)[0], slots
             )
-            if succeeded or _shows(watch, entity_id, expectation):
+            if succeeded:
                 watch.expect(entity_id, expectation, name)
             else:
                 verb = expectation.verb if expectation is not None else Verb.OTHER
-                watch.failed(entity_id, verb, name)
+                watch.failed(entity_id, verb, name, shown=expectation)
 
 
 def note_service(
@@ -78,16 +72,6 @@ def note_failed_service(
         watch.failed(
             entity_id, expectation.verb if expectation is not None else Verb.OTHER
         )
-
-
-def _shows(watch: EffectWatch, entity_id: str, expectation: Expectation | None) -> bool:
-    """Whether the entity's state shows what the action implies."""
-    state = watch.state(entity_id)
-    return (
-        expectation is not None
-        and state is not None
-        and expectation.met(state.state, state.attributes)
-    )
 
 
 def _entity_targets(targets: Any) -> list[tuple[str, str]]:

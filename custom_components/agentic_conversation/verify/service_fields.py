@@ -31,6 +31,12 @@ NUMBERS = {
 }
 # (domain, service) → the field whose value is the state it leaves.
 STATE_SETTERS = {
+    ("input_number", "set_value"): "value",
+    ("number", "set_value"): "value",
+    ("input_text", "set_value"): "value",
+    ("text", "set_value"): "value",
+    ("input_select", "select_option"): "option",
+    ("select", "select_option"): "option",
     ("climate", "set_hvac_mode"): "hvac_mode",
     ("water_heater", "set_operation_mode"): "operation_mode",
 }
@@ -42,12 +48,4 @@ ARMED = {
     "alarm_arm_night": "armed_night",
     "alarm_arm_vacation": "armed_vacation",
     "alarm_arm_custom_bypass": "armed_custom_bypass",
-}
-VALUE_SETTERS = {
-    ("input_number", "set_value"),
-    ("number", "set_value"),
-    ("input_select", "select_option"),
-    ("select", "select_option"),
-    ("input_text", "set_value"),
-    ("text", "set_value"),
 }

@@ -11,13 +11,7 @@ import asyncio
 from collections.abc import Callable
 
 from homeassistant.const import ATTR_ASSUMED_STATE
-from homeassistant.core import (
-    Event,
-    EventStateChangedData,
-    HomeAssistant,
-    State,
-    callback,
-)
+from homeassistant.core import Event, EventStateChangedData, HomeAssistant, callback
 from homeassistant.helpers.event import async_track_state_change_event
 
 from .expected import UNAVAILABLE, Expectation, Verb
@@ -59,10 +53,6 @@ class EffectWatch:
         """What is known so far, in the order of each entity's last action."""
         return list(self._effects.values())
 
-    def state(self, entity_id: str) -> State | None:
-        """The entity's state now."""
-        return self._hass.states.get(entity_id)
-
     @property
     def settled(self) -> bool:
         """No entity is still awaited."""
@@ -99,10 +89,27 @@ class EffectWatch:
             async_track_state_change_event(self._hass, [entity_id], self._changed),
         )
 
-    def failed(self, entity_id: str, verb: Verb, name: str | None = None) -> None:
-        """An action on this entity reported an error."""
-        self.noted += 1
+    def failed(
+        self,
+        entity_id: str,
+        verb: Verb,
+        name: str | None = None,
+        shown: Expectation | None = None,
+    ) -> None:
+        """An action on this entity reported an error.
+
+        `shown`: what the action implies, when the report may name the wrong entity
+        (HA's `failed` list): if the state shows it, the entity is judged by it.
+        """
         state = self._hass.states.get(entity_id)
+        if (
+            shown is not None
+            and state is not None
+            and shown.met(state.state, state.attributes)
+        ):
+            self.expect(entity_id, shown, name)
+            return
+        self.noted += 1
         name = name or (state.name if state is not None else entity_id)
         self._forget(entity_id)
         self._set(
