@@ -54,17 +54,20 @@ BROKEN_TEMPLATE = {
 
 
 class _AdminOnlyAPI(llm.API):
-    """An HA LLM API only administrators may use."""
+    """An HA LLM API that refuses a user who is no administrator itself.
+
+    One HA marks `requires_admin` is never given to an agent's model
+    (tests/test_unbounded_apis.py): only an API's own refusal reaches the user.
+    """
 
     def __init__(self, hass: HomeAssistant) -> None:
-        """Register as "admin_only"; HA 2026.11+ checks `requires_admin` itself."""
+        """Register as "admin_only"."""
         super().__init__(hass=hass, id="admin_only", name="Admin only")
-        self.requires_admin = True
 
     async def async_get_api_instance(
         self, llm_context: llm.LLMContext
     ) -> llm.APIInstance:
-        """Refuse, as HA 2026.11 does before asking (HA 2026.10 does not check)."""
+        """Refuse, as HA 2026.11 does for an API marked admin only."""
         raise Unauthorized(context=llm_context.context)
 
 

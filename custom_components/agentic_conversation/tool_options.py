@@ -57,7 +57,7 @@ class ToolOptions:
             enabled_tools=frozenset(
                 options.get(CONF_ENABLED_TOOLS, DEFAULT_ENABLED_TOOLS)
             ),
-            apis=frozenset(_api_ids(options.get(CONF_LLM_HASS_API))),
+            apis=frozenset(api_ids(options.get(CONF_LLM_HASS_API))),
             sees_images=sees_images,
             camera_image_size=int(
                 options.get(CONF_CAMERA_IMAGE_SIZE, DEFAULT_CAMERA_IMAGE_SIZE)
@@ -68,7 +68,7 @@ class ToolOptions:
         )
 
 
-def _api_ids(value: str | list[str] | None) -> list[str]:
+def api_ids(value: str | list[str] | None) -> list[str]:
     """HA stores one API id as a string, several as a list."""
     if isinstance(value, str):
         return [value]

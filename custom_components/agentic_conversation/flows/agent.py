@@ -4,10 +4,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.config_entries import SubentryFlowResult
-from homeassistant.const import CONF_NAME
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
 
 from ..const import CONF_RECOMMENDED, DEFAULT_AGENT_NAME
 from ..runtime import AgenticConfigEntry
+from ..safety.unbounded_apis import offered_apis
+from ..tool_options import api_ids
 from .agent_schema import (
     RECOMMENDED_OPTIONS,
     SECTIONS,
@@ -52,6 +54,10 @@ class AgentSubentryFlow(SubentryFormFlow):
                 **default_agent_options(entry.runtime_data.models),
             }
         )
+        if apis := api_ids(stored.get(CONF_LLM_HASS_API)):
+            # Only what the form offers: an API not bounded by exposure is dropped.
+            offered = {api.id for api in offered_apis(self.hass)}
+            stored[CONF_LLM_HASS_API] = [api for api in apis if api in offered]
         if not is_new:
             placeholders["agent"] = self._get_reconfigure_subentry().title
 

@@ -84,6 +84,7 @@ from ..const import (
     TOOL_NAMES,
 )
 from ..provider_factory import fallback_choices
+from ..safety.unbounded_apis import offered_apis
 from ..server.extras import ExtrasError, parse_body_extras, parse_header_extras
 from .form import PASSWORD, form_section, model_choice, whole_number
 from .prices import price_fields, tidy_prices
@@ -233,8 +234,7 @@ def agent_schema(
         }
     )
     apis = [
-        SelectOptionDict(label=api.name, value=api.id)
-        for api in llm.async_get_apis(hass)
+        SelectOptionDict(label=api.name, value=api.id) for api in offered_apis(hass)
     ]
     control = {
         probatio.Optional(CONF_LLM_HASS_API): SelectSelector(

@@ -1,7 +1,7 @@
 """The turn's tools and prompt: HA's LLM APIs, our tool options, memory, the gate."""
 
 from homeassistant.components import conversation
-from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.const import CONF_PROMPT
 from homeassistant.exceptions import TemplateError, Unauthorized
 
 from ..agent.describer import Describer
@@ -17,6 +17,7 @@ from ..ending import Ending, Fallback, Problem
 from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
 from ..provider_factory import describer_provider
 from ..safety.confirmation import ConfirmationGate
+from ..safety.unbounded_apis import async_bounded_apis
 from ..sentence_triggers import TRIGGER_TOOL, SentenceTriggerTool
 from ..tasks.attachments import async_model_sees_images
 from ..tool_options import AgenticLLMContext, ToolOptions
@@ -69,7 +70,8 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
     try:
         await chat_log.async_provide_llm_data(
             llm_context,
-            options.get(CONF_LLM_HASS_API),
+            # Never one whose tools reach beyond what is exposed.
+            async_bounded_apis(turn.hass, turn.subentry),
             options.get(CONF_PROMPT),
             join_prompts(extra, facts),
         )
