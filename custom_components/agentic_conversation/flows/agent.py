@@ -8,7 +8,7 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
 
 from ..const import CONF_RECOMMENDED, DEFAULT_AGENT_NAME
 from ..runtime import AgenticConfigEntry
-from ..safety.unbounded_apis import offered_apis
+from ..safety.unbounded_apis import unbounded_names
 from ..tool_options import api_ids
 from .agent_schema import (
     RECOMMENDED_OPTIONS,
@@ -55,9 +55,9 @@ class AgentSubentryFlow(SubentryFormFlow):
             }
         )
         if apis := api_ids(stored.get(CONF_LLM_HASS_API)):
-            # Only what the form offers: an API not bounded by exposure is dropped.
-            offered = {api.id for api in offered_apis(self.hass)}
-            stored[CONF_LLM_HASS_API] = [api for api in apis if api in offered]
+            # The form does not offer an API exposure does not bound: not suggested.
+            unbounded = unbounded_names(self.hass)
+            stored[CONF_LLM_HASS_API] = [api for api in apis if api not in unbounded]
         if not is_new:
             placeholders["agent"] = self._get_reconfigure_subentry().title
 

@@ -28,11 +28,16 @@ def offered_apis(hass: HomeAssistant) -> list[llm.API]:
     return [api for api in llm.async_get_apis(hass) if not unbounded(api)]
 
 
+def unbounded_names(hass: HomeAssistant) -> dict[str, str]:
+    """The registered APIs an agent is never given: their names by id."""
+    return {api.id: api.name for api in llm.async_get_apis(hass) if unbounded(api)}
+
+
 @callback
 def async_bounded_apis(hass: HomeAssistant, agent: ConfigSubentry) -> list[str] | None:
     """The agent's APIs a turn may use (None: none); the Repair raised or cleared."""
     selected = api_ids(agent.data.get(CONF_LLM_HASS_API))
-    names = {api.id: api.name for api in llm.async_get_apis(hass) if unbounded(api)}
+    names = unbounded_names(hass)
     left_out = [api_id for api_id in selected if api_id in names]
     issue_id = _issue_id(agent)
     if not left_out:
