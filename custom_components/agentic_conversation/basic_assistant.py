@@ -30,6 +30,7 @@ from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .tools.entities import exposed_entities
 from .understanding.stage import async_answer_choice, async_understand
 from .understanding.words import language_words
+from .verify.note import note_intent
 from .verify.watch import EffectWatch
 from .words.replies import async_phrase
 
@@ -175,6 +176,8 @@ async def async_run_local_route(
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
+    if effects is not None and ours is not None and ours.response is not None:
+        _note_failed(effects, ours.response)
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
@@ -307,3 +310,11 @@ def _not_placed(response: intent.IntentResponse | None) -> bool:
             intent.IntentResponseErrorCode.NO_VALID_TARGETS,
         )
     )
+
+
+def _note_failed(effects: EffectWatch, response: intent.IntentResponse) -> None:
+    """The devices our run by name names as failed (what was done is noted as run)."""
+    if response.failed_results and response.intent is not None:
+        slots = {k: v.get("value") for k, v in response.intent.slots.items()}
+        failed = {"failed": response.as_dict()["data"]["failed"]}
+        note_intent(effects, response.intent.intent_type, slots, failed)

@@ -35,6 +35,7 @@ from ..words.replies import async_phrase
 from .cleaning import area_floors, area_list, resolve_cleaning
 from .reading import CLEAN_AREA, Reading, reader
 from .resolve import Resolved, covering, resolve, resolve_unnamed
+from .together import together
 from .words import LanguageWords, language_words
 
 # How long a "which one?" waits for its answer.
@@ -207,7 +208,7 @@ async def _async_run_each(
     """HA's intent on each of them by its own name; None if one cannot be named.
 
     All are run (a risky one is held by the guard, the rest still run); the
-    answer is the first failure's, else HA's words for the last.
+    answer tells what was done and names each one that failed.
     """
     named: list[tuple[Resolved, dict[str, Any]]] = []
     for entity in resolved.entities:
@@ -221,10 +222,7 @@ async def _async_run_each(
             return None
         named.append((one, slots))
     responses = [await _async_execute(one, slots, execute) for one, slots in named]
-    failed = [
-        r for r in responses if r.response_type is intent.IntentResponseType.ERROR
-    ]
-    return Understood(response=failed[0] if failed else responses[-1])
+    return Understood(response=together(responses, resolved.entities))
 
 
 async def _async_execute(

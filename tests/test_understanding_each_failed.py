@@ -1,0 +1,131 @@
+"""All of them, one by one, one jammed: what closed is told with what did not.
+
+"Close all the veluxes" (a brand in their names; no place or class names just them):
+our reading runs HA's intent on each by its name. When one failed, the user heard
+only HA's error for it ("An unexpected error occurred" with a model that cannot act,
+"I couldn't do that: …" otherwise) while the others had closed. Now what was done is
+told, and the one that failed by its name.
+"""
+
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import setup_test_component_platform
+
+from homeassistant.components import conversation
+from homeassistant.components.cover import CoverDeviceClass, CoverEntity
+from homeassistant.components.cover.const import CoverEntityFeature
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.setup import async_setup_component
+
+from tests.fake_llm import FakeLLM, Reply, closed_port_url
+from tests.helpers import add_agent, converse, speech
+
+pytestmark = pytest.mark.usefixtures("no_retry_wait")
+
+
+class Shutter(CoverEntity):
+    """A cover that opens and closes at once."""
+
+    _attr_supported_features = CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE
+
+    def __init__(
+        self, name: str, *, closed: bool, device_class: CoverDeviceClass | None = None
+    ) -> None:
+        """Open or closed, of its class."""
+        self._attr_name = name
+        self._attr_unique_id = name.lower().replace(" ", "_")
+        self._attr_is_closed = closed
+        self._attr_device_class = device_class
+
+    async def async_close_cover(self, **_: Any) -> None:
+        """Closed."""
+        self._attr_is_closed = True
+        self.async_write_ha_state()
+
+
+class Jammed(Shutter):
+    """A cover whose motor is jammed: closing fails."""
+
+    async def async_close_cover(self, **_: Any) -> None:
+        """It does not move."""
+        raise HomeAssistantError("The motor is jammed")
+
+
+@pytest.fixture
+async def home(ha_core: HomeAssistant) -> HomeAssistant:
+    """Three open roof windows (one jammed), a shut garage door; all exposed."""
+    hass = ha_core
+    setup_test_component_platform(
+        hass,
+        "cover",
+        [
+            Shutter("Velux hall", closed=False),
+            Shutter("Velux landing", closed=False),
+            Jammed("Velux attic", closed=False),
+            Shutter("Garage door", closed=True, device_class=CoverDeviceClass.GARAGE),
+        ],
+    )
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
+    await hass.async_block_till_done()
+    for state in hass.states.async_all("cover"):
+        async_expose_entity(hass, conversation.DOMAIN, state.entity_id, True)
+    return hass
+
+
+def _covers(hass: HomeAssistant) -> dict[str, str]:
+    return {s.entity_id: s.state for s in hass.states.async_all("cover")}
+
+
+CLOSED = {
+    "cover.velux_hall": "closed",
+    "cover.velux_landing": "closed",
+    "cover.velux_attic": "open",
+    "cover.garage_door": "closed",
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "heard"),
+    [
+        ("en", "close all the veluxes", "I closed Velux hall and Velux landing; Velux attic did not close: Home Assistant reported an error."),
+        ("de", "schließe alle Velux", "Ich habe Velux hall und Velux landing geschlossen; Velux attic hat sich nicht geschlossen: Home Assistant hat einen Fehler gemeldet."),
+        ("fr", "ferme tous les Velux", "J'ai fermé Velux hall et Velux landing; Velux attic ne s'est pas fermé : Home Assistant a signalé une erreur."),
+    ],
+)  # fmt: skip
+async def test_what_closed_is_told_with_what_did_not(
+    home: HomeAssistant, fake_llm: FakeLLM, *, language: str, text: str, heard: str
+) -> None:
+    """Local first: HA's own agent does not place it; ours runs each, one fails."""
+    hass = home
+    own = await converse(
+        hass, conversation.HOME_ASSISTANT_AGENT, text, language=language
+    )
+    assert own.response.response_type.value == "error", speech(own)
+    agent = await add_agent(hass, fake_llm, local_first=True, verify_timeout=0.5)
+    fake_llm.script([Reply.text("Done, all closed.")])
+
+    result = await converse(hass, agent, text, language=language)
+
+    assert speech(result) == heard
+    assert _covers(hass) == CLOSED
+    assert fake_llm.requests == []
+
+
+async def test_with_the_model_down(home: HomeAssistant, socket_enabled: None) -> None:
+    """No model: the same words after the notice."""
+    hass = home
+    agent = await add_agent(hass, closed_port_url(), minor_version=2)
+
+    result = await converse(hass, agent, "close all the veluxes")
+
+    assert speech(result) == (
+        "The AI service isn't available, so I used the basic assistant: I closed"
+        " Velux hall and Velux landing; Velux attic did not close: Home Assistant"
+        " reported an error."
+    )
+    assert _covers(hass) == CLOSED
