@@ -18,7 +18,7 @@ from .prompt_warmup import async_rewarm_later
 from .provider_factory import build_provider
 from .runtime import AgenticConfigEntry
 from .safety.confirmation import async_drop_agent
-from .safety.unbounded_apis import async_bounded_apis, async_forget_agent
+from .safety.unbounded_apis import async_check_agent, async_forget_agent
 from .turn import TurnContext, async_handle_turn
 from .turn.reply import async_problem_result
 from .verify.watch import EffectWatch
@@ -77,7 +77,7 @@ class AgenticConversationEntity(conversation.ConversationEntity):
     async def async_added_to_hass(self) -> None:
         """Its Repair now, if it is set up with an API beyond exposure."""
         await super().async_added_to_hass()
-        async_bounded_apis(self.hass, self.subentry)
+        async_check_agent(self.hass, self.subentry)
 
     async def async_will_remove_from_hass(self) -> None:
         """Held actions die with the agent: a reloaded agent asks again."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from .agent.describer import Describer
@@ -73,6 +74,23 @@ def api_ids(value: str | list[str] | None) -> list[str]:
     if isinstance(value, str):
         return [value]
     return list(value or ())
+
+
+def unbounded(api: llm.API) -> bool:
+    """Whether an LLM API's tools reach past exposure (HA marks them admin only)."""
+    return bool(getattr(api, "requires_admin", False))
+
+
+def unbounded_selected(
+    hass: HomeAssistant, value: str | list[str] | None
+) -> dict[str, str]:
+    """The selected APIs an agent is never given (safety/unbounded_apis.py), by id."""
+    selected = api_ids(value)
+    return {
+        api.id: api.name
+        for api in llm.async_get_apis(hass)
+        if api.id in selected and unbounded(api)
+    }
 
 
 @dataclass(frozen=True, slots=True)

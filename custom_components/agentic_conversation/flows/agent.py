@@ -8,8 +8,7 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
 
 from ..const import CONF_RECOMMENDED, DEFAULT_AGENT_NAME
 from ..runtime import AgenticConfigEntry
-from ..safety.unbounded_apis import unbounded_names
-from ..tool_options import api_ids
+from ..tool_options import api_ids, unbounded_selected
 from .agent_schema import (
     RECOMMENDED_OPTIONS,
     SECTIONS,
@@ -56,7 +55,7 @@ class AgentSubentryFlow(SubentryFormFlow):
         )
         if apis := api_ids(stored.get(CONF_LLM_HASS_API)):
             # The form does not offer an API exposure does not bound: not suggested.
-            unbounded = unbounded_names(self.hass)
+            unbounded = unbounded_selected(self.hass, apis)
             stored[CONF_LLM_HASS_API] = [api for api in apis if api not in unbounded]
         if not is_new:
             placeholders["agent"] = self._get_reconfigure_subentry().title

@@ -4,7 +4,8 @@ Home Assistant marks such an API `requires_admin` (its own "Home Assistant" API 
 2026.11): its tools read and act on any entity, exposed or not (a template renders any
 state, an action takes any target, history and logs name anything). Exposure is our
 hard boundary, so the agent form does not list them, and an agent saved with one
-leaves it out of every turn; its Repair says so, until the agent's options drop it.
+leaves it out of every turn (`turn/llm_data.py`); its Repair says so, until the
+agent's options drop it.
 """
 
 from homeassistant.config_entries import ConfigSubentry
@@ -13,14 +14,9 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir, llm
 
 from ..const import DOMAIN, LOGGER
-from ..tool_options import api_ids
+from ..tool_options import unbounded, unbounded_selected
 
 ISSUE_KEY = "unbounded_api"
-
-
-def unbounded(api: llm.API) -> bool:
-    """Whether the API's tools reach beyond what is exposed (HA: admin only)."""
-    return bool(getattr(api, "requires_admin", False))
 
 
 def offered_apis(hass: HomeAssistant) -> list[llm.API]:
@@ -28,21 +24,22 @@ def offered_apis(hass: HomeAssistant) -> list[llm.API]:
     return [api for api in llm.async_get_apis(hass) if not unbounded(api)]
 
 
-def unbounded_names(hass: HomeAssistant) -> dict[str, str]:
-    """The registered APIs an agent is never given: their names by id."""
-    return {api.id: api.name for api in llm.async_get_apis(hass) if unbounded(api)}
+@callback
+def async_check_agent(hass: HomeAssistant, agent: ConfigSubentry) -> None:
+    """Raise the agent's Repair if it is set up with such an API, else clear it."""
+    left_out = unbounded_selected(hass, agent.data.get(CONF_LLM_HASS_API))
+    if not left_out:
+        ir.async_delete_issue(hass, DOMAIN, _issue_id(agent))
+        return
+    async_left_out(hass, agent, left_out)
 
 
 @callback
-def async_bounded_apis(hass: HomeAssistant, agent: ConfigSubentry) -> list[str] | None:
-    """The agent's APIs a turn may use (None: none); the Repair raised or cleared."""
-    selected = api_ids(agent.data.get(CONF_LLM_HASS_API))
-    names = unbounded_names(hass)
-    left_out = [api_id for api_id in selected if api_id in names]
+def async_left_out(
+    hass: HomeAssistant, agent: ConfigSubentry, left_out: dict[str, str]
+) -> None:
+    """The agent's APIs (names by id) a turn leaves out: logged once, its Repair."""
     issue_id = _issue_id(agent)
-    if not left_out:
-        ir.async_delete_issue(hass, DOMAIN, issue_id)
-        return selected or None
     if ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is None:
         LOGGER.warning(
             "Agent %s is set up with %s, whose tools are not bounded by exposure to "
@@ -59,11 +56,9 @@ def async_bounded_apis(hass: HomeAssistant, agent: ConfigSubentry) -> list[str] 
         translation_key=ISSUE_KEY,
         translation_placeholders={
             "agent": agent.title,
-            "apis": ", ".join(names[api_id] for api_id in left_out),
+            "apis": ", ".join(left_out.values()),
         },
     )
-    kept = [api_id for api_id in selected if api_id not in names]
-    return kept or None
 
 
 @callback

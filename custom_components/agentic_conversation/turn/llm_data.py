@@ -1,7 +1,7 @@
 """The turn's tools and prompt: HA's LLM APIs, our tool options, memory, the gate."""
 
 from homeassistant.components import conversation
-from homeassistant.const import CONF_PROMPT
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.exceptions import TemplateError, Unauthorized
 
 from ..agent.describer import Describer
@@ -17,10 +17,10 @@ from ..ending import Ending, Fallback, Problem
 from ..kept.memory import agent_memory, join_prompts, memory_prompt, without_facts
 from ..provider_factory import describer_provider
 from ..safety.confirmation import ConfirmationGate
-from ..safety.unbounded_apis import async_bounded_apis
+from ..safety.unbounded_apis import async_left_out
 from ..sentence_triggers import TRIGGER_TOOL, SentenceTriggerTool
 from ..tasks.attachments import async_model_sees_images
-from ..tool_options import AgenticLLMContext, ToolOptions
+from ..tool_options import AgenticLLMContext, ToolOptions, api_ids, unbounded_selected
 from ..tools.camera import any_camera_exposed
 from .context import TurnContext
 from .settle import Held
@@ -70,8 +70,7 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
     try:
         await chat_log.async_provide_llm_data(
             llm_context,
-            # Never one whose tools reach beyond what is exposed.
-            async_bounded_apis(turn.hass, turn.subentry),
+            _bounded_apis(turn),
             options.get(CONF_PROMPT),
             join_prompts(extra, facts),
         )
@@ -89,6 +88,14 @@ async def async_provide_llm_data(turn: TurnContext, held: Held | None) -> Ending
         # A held sentence trigger the user said yes to: its tool, for this turn only.
         chat_log.llm_api.tools.append(SentenceTriggerTool())
     return None
+
+
+def _bounded_apis(turn: TurnContext) -> list[str] | None:
+    """The agent's APIs, never one whose tools reach past exposure (None: none)."""
+    value = turn.subentry.data.get(CONF_LLM_HASS_API)
+    if left_out := unbounded_selected(turn.hass, value):
+        async_left_out(turn.hass, turn.subentry, left_out)
+    return [api for api in api_ids(value) if api not in left_out] or None
 
 
 def _describer(turn: TurnContext) -> Describer | None:
