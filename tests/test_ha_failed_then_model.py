@@ -4,8 +4,9 @@
 reads it, runs its intent and the cover refuses (`open_cover` is not supported). The
 model then had the turn, and its "Done, the roof is open." was heard while the roof
 stayed shut. Now, while the model does nothing after HA's failed run, the user hears
-that it failed (and the model's closing question, if it asks one); when the model
-acts on it itself (it tilts the roof), what the roof shows decides.
+which device did not do it ("Pergola roof did not open: …"; HA's error names none:
+the devices its intent targeted are told) and the model's closing question, if it
+asks one; when the model acts on it itself (it tilts the roof), the roof decides.
 """
 
 from typing import Any
@@ -27,7 +28,7 @@ from custom_components.agentic_conversation.const import (
     CONF_VERIFY_TIMEOUT,
 )
 from tests.across_releases import offered_name
-from tests.fake_llm import FakeLLM, Reply
+from tests.fake_llm import FakeLLM, Reply, closed_port_url
 from tests.helpers import add_agent, converse, speech
 
 ROOF = "cover.pergola_roof"
@@ -96,9 +97,9 @@ def _roof(hass: HomeAssistant) -> tuple[str, int]:
 @pytest.mark.parametrize(
     ("language", "text", "heard"),
     [
-        ("en", "open the pergola roof", "I couldn't do that: Home Assistant reported an error."),
-        ("de", "öffne Pergola roof", "Das hat nicht geklappt: Home Assistant hat einen Fehler gemeldet."),
-        ("fr", "ouvre Pergola roof", "Je n'ai pas pu le faire : Home Assistant a signalé une erreur."),
+        ("en", "open the pergola roof", "Pergola roof did not open: Home Assistant reported an error."),
+        ("de", "öffne Pergola roof", "Pergola roof hat sich nicht geöffnet: Home Assistant hat einen Fehler gemeldet."),
+        ("fr", "ouvre Pergola roof", "Pergola roof ne s'est pas ouvert : Home Assistant a signalé une erreur."),
     ],
 )  # fmt: skip
 async def test_the_models_done_after_has_failure_is_not_heard(
@@ -131,7 +132,7 @@ async def test_the_models_question_follows_the_failure(
     result = await converse(hass, local, "open the pergola roof")
 
     assert speech(result) == (
-        "I couldn't do that: Home Assistant reported an error."
+        "Pergola roof did not open: Home Assistant reported an error."
         " Shall I tilt it open instead?"
     )
     assert _roof(hass) == ("closed", 0)
@@ -192,3 +193,62 @@ async def test_all_the_covers_closed_though_ha_names_a_closed_one_failed(
     assert speech(result) == "Closing"
     assert [hass.states.get(e).state for e in ids] == ["closed"] * 3  # type: ignore[union-attr]
     assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize(
+    ("route", "heard"),
+    [
+        ("down", "The AI service isn't available, so I used the basic assistant: Pergola roof did not open: Home Assistant reported an error."),
+        ("cannot act", "Pergola roof did not open: Home Assistant reported an error."),
+    ],
+)  # fmt: skip
+async def test_without_a_model_that_acts_the_device_is_told(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    local: str,
+    socket_enabled: None,
+    *,
+    route: str,
+    heard: str,
+) -> None:
+    """No model, or one that cannot call tools: not HA's "An unexpected error occurred"."""
+    hass = ha_core
+    if route == "down":
+        agent = await add_agent(hass, closed_port_url(), minor_version=2, title="Down")
+    else:
+        fake_llm.probe_tool_reply = Reply.text("I cannot call tools.")
+        agent = await add_agent(
+            hass, fake_llm, title="Chat", background=True, local_first=False
+        )
+        await hass.async_block_till_done(wait_background_tasks=True)  # the probe
+
+    result = await converse(hass, agent, "open the pergola roof")
+
+    assert speech(result) == heard
+    assert _roof(hass) == ("closed", 0)
+    asked = [m for r in fake_llm.requests for m in r["messages"] if m["role"] == "user"]
+    assert "open the pergola roof" not in [m["content"] for m in asked]  # HA's run
+
+
+async def test_in_a_compound_command_what_ran_is_told_first(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, local: str
+) -> None:
+    """The porch light turned on, then the roof refused: both are told, by name."""
+    hass = ha_core
+    switched = {"porch_light": {"name": "Porch light"}}
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": switched}
+    )
+    async_expose_entity(hass, conversation.DOMAIN, "input_boolean.porch_light", True)
+    fake_llm.script([Reply.text("Done.")])
+
+    result = await converse(
+        hass, local, "turn on the porch light and open the pergola roof"
+    )
+
+    assert speech(result) == (
+        "I turned on Porch light; Pergola roof did not open: Home Assistant reported"
+        " an error."
+    )
+    assert hass.states.get("input_boolean.porch_light").state == "on"  # type: ignore[union-attr]
+    assert _roof(hass) == ("closed", 0)

@@ -57,13 +57,22 @@ class Jammed(Shutter):
 @pytest.fixture
 async def home(ha_core: HomeAssistant) -> HomeAssistant:
     """Three open roof windows (one jammed), a shut garage door; all exposed."""
-    hass = ha_core
+    return await _home(ha_core, Shutter)
+
+
+@pytest.fixture
+async def jammed(ha_core: HomeAssistant) -> HomeAssistant:
+    """The same home, every roof window jammed."""
+    return await _home(ha_core, Jammed)
+
+
+async def _home(hass: HomeAssistant, window: type[Shutter]) -> HomeAssistant:
     setup_test_component_platform(
         hass,
         "cover",
         [
-            Shutter("Velux hall", closed=False),
-            Shutter("Velux landing", closed=False),
+            window("Velux hall", closed=False),
+            window("Velux landing", closed=False),
             Jammed("Velux attic", closed=False),
             Shutter("Garage door", closed=True, device_class=CoverDeviceClass.GARAGE),
         ],
@@ -129,3 +138,31 @@ async def test_with_the_model_down(home: HomeAssistant, socket_enabled: None) ->
         " reported an error."
     )
     assert _covers(hass) == CLOSED
+
+
+async def test_none_closed_each_is_told(
+    jammed: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Every one failed: each is named, nothing is said to be done.
+
+    The model gets the turn after a failed run (it may find another way); it only
+    said "Done, all closed.", which the house does not show.
+    """
+    hass = jammed
+    agent = await add_agent(hass, fake_llm, local_first=True, verify_timeout=0.5)
+    fake_llm.script([Reply.text("Done, all closed.")])
+
+    result = await converse(hass, agent, "close all the veluxes")
+
+    assert speech(result) == (
+        "Velux attic did not close: Home Assistant reported an error; Velux hall did"
+        " not close: Home Assistant reported an error; Velux landing did not close:"
+        " Home Assistant reported an error."
+    )
+    assert _covers(hass) == CLOSED | {
+        "cover.velux_hall": "open",
+        "cover.velux_landing": "open",
+    }
+    assert (
+        len(fake_llm.requests) == 1
+    )  # a failed run is the model's: its "Done." unsaid

@@ -30,7 +30,7 @@ from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .tools.entities import exposed_entities
 from .understanding.stage import async_answer_choice, async_understand
 from .understanding.words import language_words
-from .verify.note import note_intent
+from .verify.note import note_failed_intent, note_intent
 from .verify.watch import EffectWatch
 from .words.replies import async_phrase
 
@@ -112,6 +112,7 @@ async def async_run_local_route(
     held: list[tuple[str, dict[str, Any]]] = []
     left: list[str] = []
     held_effects: list[Effect] = []
+    ran: list[tuple[str, dict[str, Any], list[Effect]]] = []  # let through, in order
     narrowed_to_one = False
 
     def trigger_guard(trigger: Any) -> bool:
@@ -143,6 +144,7 @@ async def async_run_local_route(
         arguments = {slot: value.get("value") for slot, value in slots.items()}
         effects = intent_effects(hass, name, arguments, llm_context)
         if not any(risk_of(hass, effect, asked_before) for effect in effects):
+            ran.append((name, arguments, effects))
             return None
         LOGGER.info("Not letting the basic assistant run %s: it needs the model", name)
         held.append((name, arguments))
@@ -176,8 +178,13 @@ async def async_run_local_route(
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
-    if effects is not None and ours is not None and ours.response is not None:
-        _note_failed(effects, ours.response)
+    if effects is not None and ours is not None and ours.response and ran:
+        _note_failed(effects, ours.response, ran[-1][0])
+    elif effects is not None and ran and _failed_run(response) and not (held or left):
+        # HA stops at the intent that failed, the last one let through; its error
+        # names no device: the devices it targeted did not get it.
+        name, arguments, targets = ran[-1]
+        note_failed_intent(effects, name, arguments, (e.entity_id for e in targets))
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
@@ -312,9 +319,26 @@ def _not_placed(response: intent.IntentResponse | None) -> bool:
     )
 
 
-def _note_failed(effects: EffectWatch, response: intent.IntentResponse) -> None:
+def _note_failed(
+    effects: EffectWatch, response: intent.IntentResponse, intent_type: str
+) -> None:
     """The devices our run by name names as failed (what was done is noted as run)."""
-    if response.failed_results and response.intent is not None:
-        slots = {k: v.get("value") for k, v in response.intent.slots.items()}
-        failed = {"failed": response.as_dict()["data"]["failed"]}
-        note_intent(effects, response.intent.intent_type, slots, failed)
+    if response.failed_results:
+        slots = response.intent.slots if response.intent is not None else {}
+        values = {k: v.get("value") for k, v in slots.items()}
+        failed = {
+            "failed": [
+                {"name": t.name, "type": t.type.value, "id": t.id}
+                for t in response.failed_results
+            ]
+        }
+        note_intent(effects, intent_type, values, failed)
+
+
+def _failed_run(response: intent.IntentResponse | None) -> bool:
+    """HA ran an intent and it failed (not: it found nothing to run it on)."""
+    return (
+        response is not None
+        and response.response_type is intent.IntentResponseType.ERROR
+        and response.error_code is intent.IntentResponseErrorCode.FAILED_TO_HANDLE
+    )

@@ -56,6 +56,7 @@ from ..understanding.stage import async_names_nothing
 from ..verify.done_actions import Action
 from ..verify.expected import ACTING_INTENTS
 from ..verify.failed_actions import Failure
+from ..verify.outcome import Reason
 from .ask import hold_and_ask
 from .context import TurnContext
 
@@ -160,8 +161,9 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         done = OURS if outcome.ours else HANDLED
         _report(turn, done if outcome.status is LocalStatus.DONE else FAILED)
         # No speech ("never mind"): HA's agent ends the turn silently, and so do we.
-        if outcome.status is LocalStatus.DONE and outcome.speech:
-            # HA's words only when the house shows them true.
+        if outcome.speech:
+            # HA's words only when the house shows them true (its error for a run
+            # that failed names no device: the devices are told instead).
             return Ending(
                 HomeSaid(
                     outcome.speech,
@@ -205,9 +207,12 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         and any(isinstance(c, conversation.ToolResultContent) for c in added),
         home_words=outcome.speech if command else _found_nothing(turn, outcome),
         command=command,
-        # HA ran it and answered with its error (not: its agent broke on the words).
+        # HA ran it and answered with its error (not: its agent broke on the words);
+        # told by its devices when the watch knows them.
         failed=(Failure(),)
-        if outcome.status is LocalStatus.FAILED and outcome.speech
+        if outcome.status is LocalStatus.FAILED
+        and outcome.speech
+        and not any(e.reason is Reason.ERROR for e in turn.effects.effects)
         else (),
     )
 

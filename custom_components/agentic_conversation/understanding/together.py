@@ -15,17 +15,16 @@ def together(
     """HA's words for the last one done, every device done and every one not.
 
     A device whose run failed is named in the `failed` results (HA's error names
-    none), so what was done is told with what was not; none done: the first error.
+    none), so what was done is told with what was not; none done: the first error,
+    naming them all.
     """
     failed = [
         e for e, r in zip(entities, responses, strict=True) if r.response_type is _ERROR
     ]
     done = [r for r in responses if r.response_type is not _ERROR]
-    if not done:
-        return responses[0]
-    last = done[-1]
+    chosen = done[-1] if done else responses[0]
     if failed:
-        last.async_set_results(
+        chosen.async_set_results(
             success_results=[target for r in done for target in r.success_results],
             failed_results=[
                 intent.IntentResponseTarget(
@@ -36,4 +35,4 @@ def together(
                 for e in failed
             ],
         )
-    return last
+    return chosen

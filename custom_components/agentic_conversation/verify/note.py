@@ -60,6 +60,21 @@ def note_service(
         )
 
 
+def note_failed_intent(
+    watch: EffectWatch,
+    intent_type: str,
+    slots: Mapping[str, Any],
+    entity_ids: Iterable[str],
+) -> None:
+    """The intent's run failed on these targets: each is judged by its state."""
+    if intent_type not in ACTING_INTENTS:
+        return
+    for entity_id in entity_ids:
+        expectation = intent_expectation(intent_type, entity_id.split(".", 1)[0], slots)
+        verb = expectation.verb if expectation is not None else Verb.OTHER
+        watch.failed(entity_id, verb, shown=expectation)
+
+
 def note_failed_service(
     watch: EffectWatch,
     service: str,
