@@ -15,7 +15,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
-from homeassistant.components.cover import CoverEntity
+from homeassistant.components.cover import CoverDeviceClass, CoverEntity
 from homeassistant.components.cover.const import CoverEntityFeature
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
@@ -40,11 +40,14 @@ class Shutter(CoverEntity):
 
     _attr_supported_features = CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE
 
-    def __init__(self, name: str, *, closed: bool) -> None:
-        """Open or closed."""
+    def __init__(
+        self, name: str, *, closed: bool, device_class: CoverDeviceClass | None = None
+    ) -> None:
+        """Open or closed, of its class."""
         self._attr_name = name
         self._attr_unique_id = name.lower().replace(" ", "_")
         self._attr_is_closed = closed
+        self._attr_device_class = device_class
 
     async def async_close_cover(self, **_: Any) -> None:
         """Closed."""

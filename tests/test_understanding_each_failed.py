@@ -13,8 +13,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
-from homeassistant.components.cover import CoverDeviceClass, CoverEntity
-from homeassistant.components.cover.const import CoverEntityFeature
+from homeassistant.components.cover import CoverDeviceClass
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
@@ -22,28 +21,9 @@ from homeassistant.setup import async_setup_component
 
 from tests.fake_llm import FakeLLM, Reply, closed_port_url
 from tests.helpers import add_agent, converse, speech
+from tests.test_ha_failed_then_model import Shutter
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
-
-
-class Shutter(CoverEntity):
-    """A cover that opens and closes at once."""
-
-    _attr_supported_features = CoverEntityFeature.OPEN | CoverEntityFeature.CLOSE
-
-    def __init__(
-        self, name: str, *, closed: bool, device_class: CoverDeviceClass | None = None
-    ) -> None:
-        """Open or closed, of its class."""
-        self._attr_name = name
-        self._attr_unique_id = name.lower().replace(" ", "_")
-        self._attr_is_closed = closed
-        self._attr_device_class = device_class
-
-    async def async_close_cover(self, **_: Any) -> None:
-        """Closed."""
-        self._attr_is_closed = True
-        self.async_write_ha_state()
 
 
 class Jammed(Shutter):
