@@ -146,3 +146,24 @@ async def test_none_closed_each_is_told(
     assert (
         len(fake_llm.requests) == 1
     )  # a failed run is the model's: its "Done." unsaid
+
+
+async def test_one_read_by_us_that_failed_is_named(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """HA does not place "the attic velux"; ours does, and it is jammed: it is named."""
+    hass = home
+    own = await converse(
+        hass, conversation.HOME_ASSISTANT_AGENT, "close the attic velux"
+    )
+    assert own.response.response_type.value == "error", speech(own)
+    agent = await add_agent(hass, fake_llm, local_first=True, verify_timeout=0.5)
+    fake_llm.script([Reply.text("Done.")])
+    before = _covers(hass)
+
+    result = await converse(hass, agent, "close the attic velux")
+
+    assert (
+        speech(result) == "Velux attic did not close: Home Assistant reported an error."
+    )
+    assert _covers(hass) == before

@@ -178,13 +178,16 @@ async def async_run_local_route(
     except Exception:  # noqa: BLE001 - the route of last resort must not break the turn
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
-    if effects is not None and ours is not None and ours.response and ran:
-        _note_failed(effects, ours.response, ran[-1][0])
-    elif effects is not None and ran and _failed_run(response) and not (held or left):
-        # HA stops at the intent that failed, the last one let through; its error
-        # names no device: the devices it targeted did not get it.
+    if effects is not None and ran and not (held or left):
         name, arguments, targets = ran[-1]
-        note_failed_intent(effects, name, arguments, (e.entity_id for e in targets))
+        named = ours.response.failed_results if ours and ours.response else []
+        if ours is not None and ours.response is not None and named:
+            # Our run of each by its name names those that failed.
+            _note_failed(effects, ours.response, name)
+        elif _failed_run(response):
+            # HA stops at the intent that failed, the last one let through; its
+            # error names no device: the devices it targeted did not get it.
+            note_failed_intent(effects, name, arguments, (e.entity_id for e in targets))
     if held:
         # The default agent stops a compound command at its first refused intent:
         # what came before it ran, nothing after it did; the user hears what is missing.
@@ -323,16 +326,17 @@ def _note_failed(
     effects: EffectWatch, response: intent.IntentResponse, intent_type: str
 ) -> None:
     """The devices our run by name names as failed (what was done is noted as run)."""
-    if response.failed_results:
-        slots = response.intent.slots if response.intent is not None else {}
-        values = {k: v.get("value") for k, v in slots.items()}
-        failed = {
-            "failed": [
-                {"name": t.name, "type": t.type.value, "id": t.id}
-                for t in response.failed_results
-            ]
-        }
-        note_intent(effects, intent_type, values, failed)
+    slots = response.intent.slots if response.intent is not None else {}
+    failed = [
+        {"name": t.name, "type": t.type.value, "id": t.id}
+        for t in response.failed_results
+    ]
+    note_intent(
+        effects,
+        intent_type,
+        {k: v.get("value") for k, v in slots.items()},
+        {"failed": failed},
+    )
 
 
 def _failed_run(response: intent.IntentResponse | None) -> bool:
