@@ -30,7 +30,7 @@ from .sentence_triggers import TRIGGER_TOOL, trigger_effects
 from .tools.entities import exposed_entities
 from .understanding.stage import async_answer_choice, async_understand
 from .understanding.words import language_words
-from .verify.note import note_failed_intent, note_intent
+from .verify.note import note_failed_intent
 from .verify.watch import EffectWatch
 from .words.replies import async_phrase
 
@@ -179,14 +179,14 @@ async def async_run_local_route(
         LOGGER.exception("Home Assistant's own agent failed")
         return LocalOutcome(LocalStatus.FAILED, None, recognised, _names(held), held)
     if effects is not None and ran and not (held or left):
+        # HA's error for a run that failed names no device. Our run of each by its
+        # name names those that failed; else HA stopped at the intent that failed,
+        # the last one let through, and the devices it targeted did not get it.
         name, arguments, targets = ran[-1]
         named = ours.response.failed_results if ours and ours.response else []
-        if ours is not None and ours.response is not None and named:
-            # Our run of each by its name names those that failed.
-            _note_failed(effects, ours.response, name)
+        if named:
+            note_failed_intent(effects, name, arguments, (t.id for t in named if t.id))
         elif _failed_run(response):
-            # HA stops at the intent that failed, the last one let through; its
-            # error names no device: the devices it targeted did not get it.
             note_failed_intent(effects, name, arguments, (e.entity_id for e in targets))
     if held:
         # The default agent stops a compound command at its first refused intent:
@@ -319,23 +319,6 @@ def _not_placed(response: intent.IntentResponse | None) -> bool:
             intent.IntentResponseErrorCode.NO_INTENT_MATCH,
             intent.IntentResponseErrorCode.NO_VALID_TARGETS,
         )
-    )
-
-
-def _note_failed(
-    effects: EffectWatch, response: intent.IntentResponse, intent_type: str
-) -> None:
-    """The devices our run by name names as failed (what was done is noted as run)."""
-    slots = response.intent.slots if response.intent is not None else {}
-    failed = [
-        {"name": t.name, "type": t.type.value, "id": t.id}
-        for t in response.failed_results
-    ]
-    note_intent(
-        effects,
-        intent_type,
-        {k: v.get("value") for k, v in slots.items()},
-        {"failed": failed},
     )
 
 
