@@ -4,16 +4,22 @@ Each helper lives here once; a test file that needs other defaults wraps one in 
 (e.g. its own `_agent` with the APIs its home needs).
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    setup_test_component_platform,
+)
 
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er, llm
+from homeassistant.helpers.entity import Entity
+from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import (
     CONF_BASE_URL,
@@ -102,3 +108,26 @@ def state_of(hass: HomeAssistant, entity_id: str) -> str:
     state = hass.states.get(entity_id)
     assert state is not None, entity_id
     return state.state
+
+
+async def async_test_platforms(
+    hass: HomeAssistant,
+    platforms: Mapping[str, Sequence[Entity]],
+    *,
+    hidden: Collection[Entity] = (),
+) -> None:
+    """Entities on HA's `test` platforms with Assist's intents; exposed but `hidden`."""
+    for domain, entities in platforms.items():
+        setup_test_component_platform(hass, domain, entities)
+    for component in ("homeassistant", "intent", "conversation"):
+        assert await async_setup_component(hass, component, {})
+    for domain in platforms:
+        assert await async_setup_component(hass, domain, {domain: {"platform": "test"}})
+    await hass.async_block_till_done()
+    for entities in platforms.values():
+        for entity in entities:
+            assert entity.entity_id is not None
+            assert hass.states.get(entity.entity_id) is not None, entity.entity_id
+            async_expose_entity(
+                hass, conversation.DOMAIN, entity.entity_id, entity not in hidden
+            )

@@ -12,7 +12,6 @@ asks one; when the model acts on it itself (it tilts the roof), the roof decides
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
 from homeassistant.components.cover import CoverDeviceClass, CoverEntity
@@ -29,7 +28,7 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply, closed_port_url
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, async_test_platforms, converse, speech
 
 ROOF = "cover.pergola_roof"
 APIS = default_agent_options([])["llm_hass_api"]
@@ -77,12 +76,7 @@ class Roof(CoverEntity):
 async def local(ha_core: HomeAssistant, fake_llm: FakeLLM) -> str:
     """The roof, exposed; an agent with local first that may call cover services."""
     hass = ha_core
-    setup_test_component_platform(hass, "cover", [Roof()])
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
-    async_expose_entity(hass, conversation.DOMAIN, ROOF, True)
+    await async_test_platforms(hass, {"cover": [Roof()]})
     options: dict[str, Any] = {
         CONF_LOCAL_FIRST: True,
         CONF_ALLOWED_SERVICES: ["cover"],
@@ -180,14 +174,8 @@ async def test_all_the_covers_closed_though_ha_names_a_closed_one_failed(
         Roof(),
         Shutter("Hall blind", closed=False),
     ]
-    setup_test_component_platform(hass, "cover", covers)
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
+    await async_test_platforms(hass, {"cover": covers})
     ids = ("cover.shed_door", ROOF, "cover.hall_blind")
-    for entity_id in ids:
-        async_expose_entity(hass, conversation.DOMAIN, entity_id, True)
     options: dict[str, Any] = {CONF_LOCAL_FIRST: True, CONF_VERIFY_TIMEOUT: 0.5}
     agent = await add_agent(hass, fake_llm, **options)
 

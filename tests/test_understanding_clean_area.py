@@ -23,7 +23,7 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, async_test_platforms, converse, speech
 from tests.understanding_home import async_build_home, states
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
@@ -235,15 +235,10 @@ async def test_two_vacuums_in_the_area_asked_and_the_answer_carried(
     hass = ha_core
     kitchen = ar.async_get(hass).async_create("Kitchen")
     vacuums = [_PlainVacuum("Robbie"), _PlainVacuum("Dusty")]
-    setup_test_component_platform(hass, "vacuum", vacuums)
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "vacuum", {"vacuum": {"platform": "test"}})
-    await hass.async_block_till_done()
+    await async_test_platforms(hass, {"vacuum": vacuums})
     for vacuum in vacuums:
         assert vacuum.entity_id is not None
         er.async_get(hass).async_update_entity(vacuum.entity_id, area_id=kitchen.id)
-        async_expose_entity(hass, conversation.DOMAIN, vacuum.entity_id, True)
     options: dict[str, Any] = {CONF_LOCAL_FIRST: True}
     local = await add_agent(hass, fake_llm, **options)
 

@@ -10,17 +10,14 @@ told, and the one that failed by its name.
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
 from homeassistant.components.cover import CoverDeviceClass
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.setup import async_setup_component
 
 from tests.fake_llm import FakeLLM, Reply, closed_port_url
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, async_test_platforms, converse, speech
 from tests.test_ha_failed_then_model import Shutter
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
@@ -47,22 +44,13 @@ async def jammed(ha_core: HomeAssistant) -> HomeAssistant:
 
 
 async def _home(hass: HomeAssistant, window: type[Shutter]) -> HomeAssistant:
-    setup_test_component_platform(
-        hass,
-        "cover",
-        [
-            window("Velux hall", closed=False),
-            window("Velux landing", closed=False),
-            Jammed("Velux attic", closed=False),
-            Shutter("Garage door", closed=True, device_class=CoverDeviceClass.GARAGE),
-        ],
-    )
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
-    for state in hass.states.async_all("cover"):
-        async_expose_entity(hass, conversation.DOMAIN, state.entity_id, True)
+    covers = [
+        window("Velux hall", closed=False),
+        window("Velux landing", closed=False),
+        Jammed("Velux attic", closed=False),
+        Shutter("Garage door", closed=True, device_class=CoverDeviceClass.GARAGE),
+    ]
+    await async_test_platforms(hass, {"cover": covers})
     return hass
 
 

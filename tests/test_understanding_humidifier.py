@@ -10,17 +10,14 @@ language with data; the intent is HA's own, so its words are heard.
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.humidifier import HumidifierEntity
 from homeassistant.components.humidifier.const import HumidifierDeviceClass
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
 from tests.fake_llm import FakeLLM, Reply, closed_port_url
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, async_test_platforms, converse, speech
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
 
@@ -64,23 +61,10 @@ HIDDEN = "humidifier.attic_humidifier"
 async def home(ha_core: HomeAssistant) -> HomeAssistant:
     """Four exposed humidifiers and one hidden."""
     hass = ha_core
-    setup_test_component_platform(
-        hass,
-        "humidifier",
-        [
-            Humidifier(*spec)
-            for spec in (*EXPOSED.values(), ("Attic humidifier", HUMIDIFIER, False))
-        ],
-    )
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(
-        hass, "humidifier", {"humidifier": {"platform": "test"}}
-    )
-    await hass.async_block_till_done()
-    for entity_id in (*EXPOSED, HIDDEN):
-        assert hass.states.get(entity_id) is not None, entity_id
-        async_expose_entity(hass, conversation.DOMAIN, entity_id, entity_id != HIDDEN)
+    hidden = Humidifier("Attic humidifier", HUMIDIFIER, False)
+    humidifiers = [*(Humidifier(*spec) for spec in EXPOSED.values()), hidden]
+    await async_test_platforms(hass, {"humidifier": humidifiers}, hidden=[hidden])
+    assert hidden.entity_id == HIDDEN
     return hass
 
 

@@ -11,19 +11,16 @@ that name no cover run nothing; the garage door is asked as everywhere.
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
 from homeassistant.components import conversation
 from homeassistant.components.cover import CoverEntity
 from homeassistant.components.cover.const import CoverDeviceClass, CoverEntityFeature
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
-from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.const import CONF_LOCAL_FIRST
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import add_agent, converse, speech, state_of
+from tests.helpers import add_agent, async_test_platforms, converse, speech, state_of
 
 pytestmark = pytest.mark.usefixtures("no_retry_wait")
 
@@ -94,18 +91,13 @@ async def _home(
     entities = [
         _Cover(name, device_class, features) for name, device_class, _area in covers
     ]
-    setup_test_component_platform(hass, "cover", entities)
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
+    await async_test_platforms(hass, {"cover": entities})
     areas, registry = ar.async_get(hass), er.async_get(hass)
     found: dict[str, str] = {}
     for entity, (name, _class, area) in zip(entities, covers, strict=True):
         assert entity.entity_id is not None
         place = areas.async_get_or_create(area)
         registry.async_update_entity(entity.entity_id, area_id=place.id)
-        async_expose_entity(hass, conversation.DOMAIN, entity.entity_id, True)
         found[name] = entity.entity_id
     return found
 
@@ -329,13 +321,8 @@ async def test_a_cover_on_its_way_to_the_level_is_said_done(
     """
     hass = ha_core
     slow = _SlowCover("Smart Curtain", CoverDeviceClass.BLIND)
-    setup_test_component_platform(hass, "cover", [slow])
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "cover", {"cover": {"platform": "test"}})
-    await hass.async_block_till_done()
+    await async_test_platforms(hass, {"cover": [slow]})
     assert slow.entity_id is not None
-    async_expose_entity(hass, conversation.DOMAIN, slow.entity_id, True)
 
     result = await converse(hass, local, "set the smart curtain to 50%")
 

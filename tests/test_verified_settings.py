@@ -12,12 +12,9 @@ import math
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
 
-from homeassistant.components import conversation
 from homeassistant.components.fan import FanEntity
 from homeassistant.components.fan.const import FanEntityFeature
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.lawn_mower import LawnMowerEntity
 from homeassistant.components.lawn_mower.const import (
     LawnMowerActivity,
@@ -25,7 +22,6 @@ from homeassistant.components.lawn_mower.const import (
 )
 from homeassistant.components.media_player.const import MediaPlayerState
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 from homeassistant.util.percentage import (
     percentage_to_ranged_value,
     ranged_value_to_percentage,
@@ -39,7 +35,7 @@ from custom_components.agentic_conversation.const import (
 )
 from tests.across_releases import offered_name
 from tests.fake_llm import FakeLLM, Reply
-from tests.helpers import add_agent, converse, speech
+from tests.helpers import add_agent, async_test_platforms, converse, speech
 from tests.understanding_players import Player
 
 APIS = default_agent_options([])["llm_hass_api"]
@@ -128,26 +124,28 @@ MOWER = "lawn_mower.mower"
 async def home(ha_core: HomeAssistant) -> HomeAssistant:
     """Three fans (one stuck, one of three speeds), two players, a mower."""
     hass = ha_core
-    setup_test_component_platform(
-        hass,
-        "fan",
-        [Fan("Desk fan"), Fan("Stuck fan", stuck=True), Fan("Step fan", speeds=3)],
-    )
     playing = MediaPlayerState.PLAYING
-    setup_test_component_platform(
-        hass,
-        "media_player",
-        [Player("Lounge speaker", playing), DeafPlayer("Den speaker", playing)],
-    )
-    setup_test_component_platform(hass, "lawn_mower", [Mower("Mower")])
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    for domain in ("fan", "media_player", "lawn_mower"):
-        assert await async_setup_component(hass, domain, {domain: {"platform": "test"}})
-    await hass.async_block_till_done()
-    for entity_id in (DESK, STUCK, STEPS, LOUNGE, DEN, MOWER):
-        assert hass.states.get(entity_id) is not None, entity_id
-        async_expose_entity(hass, conversation.DOMAIN, entity_id, True)
+    platforms: dict[str, list[Any]] = {
+        "fan": [
+            Fan("Desk fan"),
+            Fan("Stuck fan", stuck=True),
+            Fan("Step fan", speeds=3),
+        ],
+        "media_player": [
+            Player("Lounge speaker", playing),
+            DeafPlayer("Den speaker", playing),
+        ],
+        "lawn_mower": [Mower("Mower")],
+    }
+    await async_test_platforms(hass, platforms)
+    assert [e.entity_id for es in platforms.values() for e in es] == [
+        DESK,
+        STUCK,
+        STEPS,
+        LOUNGE,
+        DEN,
+        MOWER,
+    ]
     return hass
 
 

@@ -1,9 +1,5 @@
 """Media players for tests of our understanding: they do at once what they are told."""
 
-from pytest_homeassistant_custom_component.common import setup_test_component_platform
-
-from homeassistant.components import conversation
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.media_player import MediaPlayerEntity
 from homeassistant.components.media_player.const import (
     MediaPlayerDeviceClass,
@@ -11,7 +7,8 @@ from homeassistant.components.media_player.const import (
     MediaPlayerState,
 )
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
+
+from tests.helpers import async_test_platforms
 
 ALL_BUT_POWER = (
     MediaPlayerEntityFeature.PLAY
@@ -84,16 +81,7 @@ class Player(MediaPlayerEntity):
 
 async def async_build_players(hass: HomeAssistant, *players: Player) -> None:
     """A home of these players, exposed."""
-    setup_test_component_platform(hass, "media_player", list(players))
-    for component in ("homeassistant", "intent", "conversation"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(
-        hass, "media_player", {"media_player": {"platform": "test"}}
-    )
-    await hass.async_block_till_done()
-    for player in players:
-        assert player.entity_id is not None
-        async_expose_entity(hass, conversation.DOMAIN, player.entity_id, True)
+    await async_test_platforms(hass, {"media_player": list(players)})
 
 
 def heard(hass: HomeAssistant, player: Player) -> tuple[str, int, float]:
