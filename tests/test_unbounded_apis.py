@@ -20,6 +20,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import InvalidData
 from homeassistant.helpers import issue_registry as ir, llm
 from homeassistant.util.json import JsonObjectType
 
@@ -192,6 +193,18 @@ async def test_the_form_does_not_offer_it(
     assert llm.LLM_API_ASSIST in offered
     assert BEYOND not in offered
     assert shown(result)[CONF_LLM_HASS_API] == [llm.LLM_API_ASSIST]
+    # Sent anyway (a hand-made request): refused, and nothing is saved.
+    with pytest.raises(InvalidData):
+        await submit(
+            hass,
+            result,
+            {**shown(result), CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, BEYOND]},
+        )
+    assert entry.subentries[subentry.subentry_id].data[CONF_LLM_HASS_API] == [
+        llm.LLM_API_ASSIST,
+        BEYOND,
+    ]
+    result = await entry.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
     result = await submit(hass, result, {**shown(result)})
     assert result["reason"] == "reconfigure_successful"
     assert entry.subentries[subentry.subentry_id].data[CONF_LLM_HASS_API] == [
