@@ -110,14 +110,18 @@ async def test_a_reply_far_past_max_tokens_is_cut_at_a_sentence_end(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Asked for 64 tokens, sent 130 kB: the satellite hears 512 characters at most."""
-    sentence = "The kitchen light is on and the heating is set to twenty degrees."
-    fake_llm.script([Reply.text(" ".join([sentence] * 2000), chunk_size=4000)])
+    # Each different (one said twice would be cut there), each 65 characters long.
+    sentences = [
+        f"Light {number:04d} is on, and the heating is set to twenty-three degrees."
+        for number in range(2000)
+    ]
+    fake_llm.script([Reply.text(" ".join(sentences), chunk_size=4000)])
 
     output, _ = await run_pipeline(
         ha_core, pipeline, await hass_client(), "how is the house?"
     )
 
-    spoken = " ".join([sentence] * 7)  # 461 characters; 8 sentences would be 527
+    spoken = " ".join(sentences[:7])  # 461 characters; 8 sentences would be 527
     assert recorder.said == [spoken]
     assert output["response"]["speech"]["plain"]["speech"] == spoken
     cuts = [r.getMessage() for r in caplog.records if "cut after" in r.getMessage()]

@@ -89,7 +89,15 @@ def test_stream_never_ends_in_whitespace_left_by_a_removed_emoji() -> None:
     assert spoken + cleaner.flush() == "Hello there!"
 
 
-SENTENCE = "The kitchen light is on and the heating is set to twenty degrees. "
+def _sentences(count: int) -> str:
+    """`count` different sentences of one length (a sentence said twice is cut)."""
+    return "".join(
+        f"Light {number:06d} is on and the heating is set to twenty degrees. "
+        for number in range(count)
+    )
+
+
+SENTENCE_CHARS = len(_sentences(1))
 
 
 def test_a_reply_past_its_budget_is_cut_at_a_sentence_end(
@@ -98,13 +106,13 @@ def test_a_reply_past_its_budget_is_cut_at_a_sentence_end(
     """A 10 MB answer to a 1024-token request: 8192 characters at most, whole sentences."""
     budget = speech_budget(1024)
     assert budget == 8192
-    huge = SENTENCE * (10_000_000 // len(SENTENCE))
+    huge = _sentences(10_000_000 // SENTENCE_CHARS)
 
     spoken = clean_for_speech(huge, budget)
 
-    assert spoken == (SENTENCE * (budget // len(SENTENCE))).strip()
+    assert spoken == _sentences(budget // SENTENCE_CHARS).strip()
     assert "longer than the agent asked for" in caplog.text
-    assert clean_for_speech(SENTENCE * 3, budget) == (SENTENCE * 3).strip()
+    assert clean_for_speech(_sentences(3), budget) == _sentences(3).strip()
     assert speech_budget(0) is None
 
 
@@ -113,24 +121,24 @@ def test_a_streamed_reply_past_its_budget_stops_at_a_sentence_end(
 ) -> None:
     """Streamed in small deltas: the speech stops after the last whole sentence."""
     cleaner = SpeechStreamCleaner(budget=1000)
-    text = SENTENCE * 200
+    text = _sentences(200)
     deltas = [text[i : i + 7] for i in range(0, len(text), 7)]
 
     spoken = "".join(cleaner.feed(delta) for delta in deltas) + cleaner.flush()
 
-    assert spoken == (SENTENCE * (1000 // len(SENTENCE))).strip()
+    assert spoken == _sentences(1000 // SENTENCE_CHARS).strip()
     assert "cut after" in caplog.text
 
 
 def test_a_streamed_reply_within_its_budget_is_spoken_whole() -> None:
     """Near the end of the budget sentences wait until they are whole, then are said."""
-    text = SENTENCE * 3 + "Done."
+    text = _sentences(3) + "Done."
     cleaner = SpeechStreamCleaner(budget=len(text))
     head, tail = text[:-3], text[-3:]
 
     before = "".join(cleaner.feed(head[i : i + 5]) for i in range(0, len(head), 5))
 
-    assert before == (SENTENCE * 3).strip()  # "Do" waits for its sentence's end
+    assert before == _sentences(3).strip()  # "Do" waits for its sentence's end
     assert before + cleaner.feed(tail) + cleaner.flush() == text
 
 

@@ -7,7 +7,8 @@ is held back from its first characters (`data_text.py`) and never spoken. A TTS 
 reads such text literally, so the agent cleans it
 before it reaches the chat log, which the Assist pipeline streams to TTS. A reply far
 longer than the agent asked for (`max_tokens`; some servers ignore it) is cut at a
-sentence end: a satellite must not read 10 MB aloud.
+sentence end: a satellite must not read 10 MB aloud. A model that says a sentence
+again is in a loop: it is cut there (`repeats.py`).
 """
 
 import re
@@ -16,6 +17,7 @@ from ..agent import CHARS_PER_TOKEN
 from ..agent.reasoning_text import ReasoningFilter, without_reasoning
 from ..const import LOGGER
 from .data_text import DataGate, split_data
+from .repeats import RepeatCut, cut_repeats
 
 _CODE_FENCE = re.compile(r"```[^\n]*\n?")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -81,10 +83,14 @@ def speech_budget(max_tokens: int) -> int | None:
 
 
 def clean_for_speech(text: str, budget: int | None = None) -> str:
-    """The whole cleaning for a finished answer: reasoning, data, markup, spacing, length."""
+    """The whole cleaning for a finished answer: reasoning, data, markup, spacing, length.
+
+    With a budget it is the answer to be spoken: a cut is logged.
+    """
     text = clean_markup(split_data(strip_reasoning(text))[0])
     text = _BLANK_LINES.sub("\n\n", text)
     text = "\n".join(line.strip() for line in text.strip().splitlines())
+    text = cut_repeats(text, log=budget is not None).rstrip()
     if budget is not None and len(text) > budget:
         text = _cut(text, budget)
     return text
@@ -119,8 +125,9 @@ class SpeechStreamCleaner:
     dropped as it comes (`ReasoningFilter`, which keeps back only what may begin a
     tag) and markdown's last few characters wait for the next delta, never a half tag. Data is
     held from its first characters on (`DataGate`): only the prose around it is
-    spoken, and `data` tells whether there was any. With a budget, near its end only
-    whole sentences are released, and past it nothing.
+    spoken, and `data` tells whether there was any. A sentence said a second time
+    ends the speech (`RepeatCut`). With a budget, near its end only whole sentences
+    are released, and past it nothing.
     """
 
     def __init__(
@@ -142,6 +149,7 @@ class SpeechStreamCleaner:
         # text never ends in a space or newline left by a removed emoji or token.
         self._held_space = ""
         self._gate = DataGate()
+        self._repeats = RepeatCut()
 
     @property
     def started_inside_reasoning(self) -> bool:
@@ -160,14 +168,17 @@ class SpeechStreamCleaner:
         cut = max(pending.rfind("\n") + 1, len(pending) - 3)  # tokens are ≤ 3 chars
         self._pending = pending[cut:]
         spoken = self._gate.feed(pending[:cut])
-        return self._within_budget(self._release(spoken), final=False)
+        # Past the budget nothing is said: the rest is not looked at for repeats.
+        said = "" if self._cut else self._repeats.feed(self._release(spoken))
+        return self._within_budget(said, final=False)
 
     def flush(self) -> str:
         """Return what is left at the end of the stream."""
         text = self._pending + self._reasoning.flush()
         self._pending = ""
         text = self._gate.feed(text) + self._gate.flush()
-        released = self._within_budget(self._release(text), final=True)
+        said = self._repeats.feed(self._release(text)) + self._repeats.flush()
+        released = self._within_budget(said, final=True)
         self._held_space = ""
         return released
 

@@ -1,0 +1,187 @@
+"""A model in a loop: its answer ends before the first sentence it says again.
+
+Small models repeat a sentence up to their token limit ("The weather is lovely, too."
+forty times, tried on the dev server's model); a satellite would read it for minutes.
+What was said before the repeat is heard, kept, and sent back to the model.
+"""
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.typing import (
+    ClientSessionGenerator,
+    WebSocketGenerator,
+)
+
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.agentic_conversation.words.repeats import cut_repeats
+from custom_components.agentic_conversation.words.speech import SpeechStreamCleaner
+from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import add_agent, converse, speech
+
+_EN_SAID = (
+    "I'm here to help.\n\nThe weather is lovely, and it's a beautiful day.\n\n"
+    "The weather is lovely, too, and it's a beautiful day."
+)
+# A loop as small models write it, what of it is heard, and the sentence said again.
+LOOPS = {
+    "en": (
+        _EN_SAID + "\n\nThe weather is lovely, too, and it's a beautiful day." * 40,
+        _EN_SAID,
+        "the weather is lovely, too, and it's a beautiful day.",
+    ),
+    "de": (
+        "Ich habe eine neue Antwort. Las ganefallen, dass ich aufwölle. " * 30,
+        "Ich habe eine neue Antwort. Las ganefallen, dass ich aufwölle.",
+        "ich habe eine neue antwort.",
+    ),
+    "fr": (
+        "La lumière de la cuisine.\nLa cuisine est un lieu de lumière.\n" * 25,
+        "La lumière de la cuisine.\nLa cuisine est un lieu de lumière.",
+        "la lumière de la cuisine.",
+    ),
+}
+
+
+@pytest.fixture
+def language() -> str:
+    """The satellite's language (tests parametrize this)."""
+    return "en"
+
+
+@pytest.fixture
+async def satellite(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    hass_ws_client: WebSocketGenerator,
+    language: str,
+) -> AsyncGenerator[Any]:
+    """A websocket client whose preferred pipeline is our agent and the recorder."""
+    agent = await add_agent(ha_core, fake_llm)
+    assert await async_setup_component(ha_core, "assist_pipeline", {})
+    ws = await hass_ws_client(ha_core)
+    await use_pipeline(ws, agent, language)
+    yield ws
+    await ws.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+async def test_a_satellite_hears_the_loop_once_and_it_is_kept_so(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    satellite: Any,
+    hass_client: ClientSessionGenerator,
+    *,
+    language: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Streamed in pieces: heard up to the repeat, logged once, kept as heard."""
+    loop, heard, repeated = LOOPS[language]
+    fake_llm.script([Reply.text(loop, chunk_size=5), Reply.text("Okay.")])
+    http = await hass_client()
+
+    output, _ = await run_pipeline(ha_core, satellite, http, "hello", language)
+
+    assert recorder.said == [heard]
+    assert output["response"]["speech"]["plain"]["speech"] == heard
+    logged = [r.getMessage() for r in caplog.records]
+    cuts = [message for message in logged if "said a sentence again" in message]
+    cut = (
+        f"The model said a sentence again ({repeated!r}): its answer is cut there, "
+        f"after {len(heard)} characters; the rest is not spoken"
+    )
+    assert cuts == [cut]
+    await run_pipeline(
+        ha_core, satellite, http, "thanks", conversation_id=output["conversation_id"]
+    )
+    history = fake_llm.requests[-1]["messages"]
+    assert [m["content"] for m in history if m["role"] == "assistant"] == [heard]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+async def test_a_loop_answered_whole_is_said_once(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
+) -> None:
+    """Without streaming (or over text) the answer is cut the same way."""
+    agent = await add_agent(ha_core, fake_llm, stream=False)
+    loop, heard, _ = LOOPS[language]
+    fake_llm.script([Reply.text(loop)])
+
+    result = await converse(ha_core, agent, "hello", language=language)
+
+    assert speech(result) == heard
+
+
+async def test_thoughts_that_go_round_are_not_the_answer(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A sentence the model thinks twice is no repeat: the answer after it is said."""
+    agent = await add_agent(ha_core, fake_llm)
+    thought = "Let me check the lights once more. "
+    fake_llm.script(
+        [Reply.text(f"<think>{thought * 3}</think>All the lights are off now.")]
+    )
+
+    result = await converse(ha_core, agent, "are the lights off?")
+
+    assert speech(result) == "All the lights are off now."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Yes. Yes. Yes, it is.",  # short sentences may well come twice
+        "Milk\nEggs\nMilk\nBread",  # so may a list's items
+        # Alike at the start, then different: both are said.
+        "The kitchen light is on. The kitchen light is dimmed to half.",
+        "The porch light is on.\nThe porch light is on, and so is the hall light.",
+        # The same words in another sentence are no repeat.
+        "It is sunny today! It is sunny today, they say.",
+        "Version 2.5 is installed. Version 2.5 is installed on the hub too.",
+    ],
+)
+@pytest.mark.parametrize("chunk_size", [1, 4, 1000])
+def test_answers_that_are_no_loop_are_said_whole(answer: str, chunk_size: int) -> None:
+    """Streamed in any pieces, an answer without a repeated sentence passes whole."""
+    cleaner = SpeechStreamCleaner(budget=8192)
+    pieces = [answer[i : i + chunk_size] for i in range(0, len(answer), chunk_size)]
+
+    spoken = "".join(cleaner.feed(piece) for piece in pieces) + cleaner.flush()
+
+    assert spoken == answer
+    assert cut_repeats(answer) == answer
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 3, 5, 8, 13, 64, 10_000])
+def test_a_loop_is_cut_alike_in_any_pieces(chunk_size: int) -> None:
+    """Every cut of the stream gives the same words; the first of them pass at once."""
+    loop, heard, _ = LOOPS["en"]
+    cleaner = SpeechStreamCleaner(budget=8192)
+    pieces = [loop[i : i + chunk_size] for i in range(0, len(loop), chunk_size)]
+
+    said = [cleaner.feed(piece) for piece in pieces]
+
+    assert "".join(said) + cleaner.flush() == heard
+    if chunk_size < 10:  # "I'm here" is on its way before its sentence ends
+        assert "".join(said[: 12 // chunk_size + 1]).startswith("I'm")
+
+
+def test_a_loop_of_ten_megabytes_is_cut_at_once() -> None:
+    """A huge answer in one piece, and in many: the same few words, found quickly."""
+    sentence = "The light of the light of the kitchen is a place of light. "
+    huge = "Hello there, I can help with that. " + sentence * (10_000_000 // 60)
+    cleaner = SpeechStreamCleaner(budget=8192)
+
+    streamed = "".join(
+        cleaner.feed(huge[i : i + 4000]) for i in range(0, len(huge), 4000)
+    )
+
+    expected = "Hello there, I can help with that. " + sentence.strip()
+    assert streamed + cleaner.flush() == expected
+    assert cut_repeats(huge) == expected
