@@ -62,6 +62,7 @@ class Reply:
     pause: float = 0.0
     hold: Callable[[Any], bool] | None = None
     until: asyncio.Event | None = None
+    pace: float = 0.0
     usage: tuple[int, int] = (1, 1)
     """(prompt, completion) tokens reported: in the completion, or in a last chunk
     when the request asks for it (`stream_options.include_usage`)."""
@@ -77,6 +78,10 @@ class Reply:
         learns what the client did while the answer was still coming.
         """
         return replace(self, hold=before, until=until)
+
+    def paced(self, seconds: float) -> Reply:
+        """This reply, streamed with a pause after each chunk, as a model writes."""
+        return replace(self, pace=seconds)
 
     @classmethod
     def text(
@@ -225,6 +230,8 @@ class FakeLLM:
             chunk was about to be sent (for latency benchmarks).
         holds: For each held reply, whether it went on because `until` was set
             (False: it gave up waiting).
+        left: Streamed replies the client closed before their end, each with the
+            chunks it had been sent.
         probe_requests: The integration's capability probes (not in `requests`).
         probe_tool_reply: How the server answers the tool probe: by default with a
             tool call (tools honoured); e.g. `Reply.text("hi")` plays a server that
@@ -248,6 +255,7 @@ class FakeLLM:
         self.probe_requests: list[dict[str, Any]] = []
         self.warm_requests: list[dict[str, Any]] = []
         self.holds: list[bool] = []
+        self.left: list[int] = []
         self.probe_tool_reply = Reply.tool_calls([(PROBE_TOOL_NAME, {})])
         self.probe_stream_reply = Reply.text("ok")
         self.props_body: Any = None
@@ -255,6 +263,7 @@ class FakeLLM:
         self._script: deque[Reply] = deque()
         self._closing = asyncio.Event()
         self._received = asyncio.Event()
+        self._gone = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._port = 0
 
@@ -277,6 +286,11 @@ class FakeLLM:
         while len(self.requests) < count:
             self._received.clear()
             await self._received.wait()
+
+    async def wait_for_left(self) -> list[int]:
+        """Wait until the client has closed a stream before its end; `left`."""
+        await self._gone.wait()
+        return self.left
 
     async def start(self) -> None:
         """Listen on a free loopback port."""
@@ -417,7 +431,7 @@ class FakeLLM:
         hold = reply.hold if reply is not None else None
         events = list(events)
         first = events[0] if events else None
-        for event in [*events, *(["[DONE]"] if done else [])]:
+        for sent, event in enumerate([*events, *(["[DONE]"] if done else [])]):
             if hold is not None and hold(event):
                 hold = None
                 assert reply is not None and reply.until is not None
@@ -426,7 +440,14 @@ class FakeLLM:
                         await reply.until.wait()
                 self.holds.append(reply.until.is_set())
             data = event if isinstance(event, str) else json.dumps(event)
-            await response.write(f"data: {data}\n\n".encode())
+            try:
+                await response.write(f"data: {data}\n\n".encode())
+                if reply is not None and reply.pace:
+                    await asyncio.sleep(reply.pace)
+            except asyncio.CancelledError:  # the client hung up (handler_cancellation)
+                self.left.append(sent)
+                self._gone.set()
+                raise
             if reply is not None and reply.pause and event is first:
                 await asyncio.sleep(reply.pause)
         await response.write_eof()

@@ -5,6 +5,7 @@ forty times, tried on the dev server's model); a satellite would read it for min
 What was said before the repeat is heard, kept, and sent back to the model.
 """
 
+import asyncio
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -116,6 +117,25 @@ async def test_a_loop_answered_whole_is_said_once(
     result = await converse(ha_core, agent, "hello", language=language)
 
     assert speech(result) == heard
+
+
+async def test_the_model_is_stopped_once_its_loop_is_heard(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Its stream is closed soon after the repeat: the model does not write on."""
+    agent = await add_agent(ha_core, fake_llm)
+    loop, heard, _ = LOOPS["en"]
+    fake_llm.script([Reply.text(loop, chunk_size=5).paced(0.005)])
+
+    result = await converse(ha_core, agent, "hello")
+
+    assert speech(result) == heard
+    async with asyncio.timeout(5):  # the server sees it at its next chunk
+        left = await fake_llm.wait_for_left()
+    # The loop is 2,322 characters long: 465 chunks and the end. The repeat was
+    # whole at 177 characters, and the HA side read it a chunk or so later.
+    assert len(left) == 1
+    assert len(heard) // 5 < left[0] < 100
 
 
 async def test_thoughts_that_go_round_are_not_the_answer(

@@ -40,6 +40,7 @@ from .metered_provider import Hold, MeteredProvider, Spending
 from .openai_provider import OpenAICompatibleProvider
 from .probe import EndpointCapabilities, probe_endpoint
 from .provider import (
+    AnswerHeard,
     Call,
     DeltaCallback,
     LLMProvider,
@@ -65,6 +66,7 @@ from .usage import Usage, UsageCallback
 
 __all__ = [
     "AgenticLoop",
+    "AnswerHeard",
     "CHARS_PER_TOKEN",
     "Call",
     "CircuitBreaker",

@@ -26,7 +26,7 @@ from .errors import LLMError, LLMTimeoutError
 from .events import LLMCallStarted, LoopEvent, LoopFinished, TextDelta
 from .limits import LoopLimits
 from .messages import Message, UserContent, user_message
-from .provider import LLMProvider, LLMResponse, ToolCall, ToolCallCallback
+from .provider import AnswerHeard, LLMProvider, LLMResponse, ToolCall, ToolCallCallback
 from .result import LoopResult, StopReason
 from .tool_calls import ToolDispatcher, ToolSpec
 from .tool_round import CANCELLED_ERROR, ToolRound
@@ -103,6 +103,7 @@ class AgenticLoop:
         tools: Sequence[ToolSpec],
         *,
         on_event: EventCallback | None = None,
+        heard: Callable[[int], bool] | None = None,
     ) -> LoopResult:
         """Run one turn.
 
@@ -112,6 +113,9 @@ class AgenticLoop:
             tools: The tools the LLM may call.
             on_event: Called with each `LoopEvent`; may be async. Text is streamed
                 only when it is given.
+            heard: Asked with the LLM call's number (`LLMCallStarted.iteration`) as
+                its text streams; True: the listener has heard enough of that
+                answer (a loop, or past its length), which ends there.
 
         Returns:
             The outcome; LLM errors, the deadline and the cap are stop reasons.
@@ -122,6 +126,7 @@ class AgenticLoop:
         """
         loop = asyncio.get_running_loop()
         turn = Turn(history, self._system_prompt, user_text, tools, self._limits)
+        turn.heard = heard
         deadline = loop.time() + self._limits.turn_timeout
 
         async def emit(event: LoopEvent) -> None:
@@ -167,14 +172,15 @@ class AgenticLoop:
         user_text: UserContent,
         history: Sequence[Message],
         tools: Sequence[ToolSpec],
+        heard: Callable[[int], bool] | None = None,
     ) -> AsyncGenerator[LoopEvent]:
         """Run one turn, yielding its events; the last one is `LoopFinished`.
 
-        Closing the iterator early cancels the turn.
+        Closing the iterator early cancels the turn; `heard` as for `run`.
         """
         queue: asyncio.Queue[LoopEvent | None] = asyncio.Queue()
         task = asyncio.create_task(
-            self.run(user_text, history, tools, on_event=queue.put_nowait),
+            self.run(user_text, history, tools, on_event=queue.put_nowait, heard=heard),
             eager_start=True,
         )
         task.add_done_callback(lambda _: queue.put_nowait(None))
@@ -272,8 +278,15 @@ class AgenticLoop:
         await emit(LLMCallStarted(turn.iterations))
         secrets = self._secrets
         said = secrets.stream()
+        came: list[str] = []  # the text passed on: the answer, if its listener ends it
+        heard = False
 
         async def redacted_delta(text: str) -> None:
+            nonlocal heard
+            if turn.heard is not None and turn.heard(turn.iterations):
+                heard = True
+                raise AnswerHeard
+            came.append(text)
             if (piece := said.feed(text)) and on_delta is not None:
                 await on_delta(piece)
 
@@ -299,7 +312,7 @@ class AgenticLoop:
             await on_delta(rest)
         response = replace(
             response,
-            text=secrets.in_words(response.text),
+            text=secrets.in_words("".join(came) if heard else response.text),
             tool_calls=[_redacted_call(call, secrets) for call in response.tool_calls],
         )
         turn.finish_reason = response.finish_reason

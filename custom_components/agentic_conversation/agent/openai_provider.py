@@ -21,7 +21,7 @@ from .held_text import HeldText
 from .messages import Message
 from .openai_errors import SDK_ERRORS, classify, stream_broken
 from .openai_response import StreamAssembler, parse_completion, with_usage
-from .provider import DeltaCallback, LLMResponse, ToolCallCallback
+from .provider import AnswerHeard, DeltaCallback, LLMResponse, ToolCallCallback
 from .text_tool_calls import recover_tool_calls
 from .tool_calls import ToolSpec
 from .usage import StreamUsage
@@ -289,7 +289,8 @@ class OpenAICompatibleProvider:
                 f"no answer within {self._first_token_timeout:g} s"
             ) from err
         if on_delta is not None and response.text:
-            await _call(on_delta, response.text)
+            with contextlib.suppress(AnswerHeard):  # it came whole: nothing to stop
+                await _call(on_delta, response.text)
         return with_usage(response, messages)
 
     async def _complete_streamed(
@@ -332,6 +333,10 @@ class OpenAICompatibleProvider:
                     delta = held.feed(delta)
                 if delta:
                     await _call(on_delta, delta)
+        except AnswerHeard:
+            # Closing the stream stops the model: a loop would go on to max_tokens.
+            _LOGGER.debug("The answer was heard enough: its stream is closed")
+            return assembler.ended_early()
         finally:
             # Release the connection; failing to close a broken one is no news.
             with contextlib.suppress(*SDK_ERRORS):
@@ -342,7 +347,8 @@ class OpenAICompatibleProvider:
         if recovered := with_text_calls(response, tools):
             return recovered
         if rest := held.release():
-            await _call(on_delta, rest)
+            with contextlib.suppress(AnswerHeard):  # it came whole: nothing to stop
+                await _call(on_delta, rest)
         return response
 
 

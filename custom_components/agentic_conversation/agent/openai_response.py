@@ -224,6 +224,15 @@ class StreamAssembler:
             usage=self._usage,
         )
 
+    def ended_early(self) -> LLMResponse:
+        """The answer as far as it came, ended by its listener: the text, no calls."""
+        return LLMResponse(
+            text="".join(self._text),
+            tool_calls=[],
+            finish_reason="stop",
+            usage=self._usage,
+        )
+
 
 def with_usage(response: LLMResponse, messages: Sequence[Message]) -> LLMResponse:
     """The response with its usage: the server's, else estimated."""

@@ -47,6 +47,14 @@ class LLMResponse:
     usage: Usage | None = None
 
 
+class AnswerHeard(Exception):
+    """Raised by an `on_delta` callback: the listener has heard enough of this answer.
+
+    The provider ends the answer there (its stream closed: the model stops writing)
+    and returns what came so far; a call not yet whole is dropped.
+    """
+
+
 # Takes a complete tool call while the answer still streams; must not block.
 type ToolCallCallback = Callable[[ToolCall], None]
 
@@ -74,7 +82,8 @@ class LLMProvider(Protocol):
             messages: The whole conversation to send, system prompt first.
             tools: The tools offered; none means neither tools nor tool_choice is sent.
             tool_choice: "auto" when None and tools are offered; "none" forbids calls.
-            on_delta: If given, called with each piece of text as it streams in.
+            on_delta: If given, called with each piece of text as it streams in; it
+                may raise `AnswerHeard` to end the answer there.
             on_tool_call: If given, may be called once per tool call as soon as it is
                 complete, before the response is; the response holds the same call.
             timeout: Upper bound in seconds for this call, on top of the provider's own.

@@ -1,7 +1,7 @@
 """The state of one agentic turn: messages so far, tool-call slots, bookkeeping."""
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 import time
 from typing import Any
 
@@ -74,6 +74,8 @@ class Turn:
         self.slots: list[ToolCallRecord | None] = []
         self.reported: list[bool] = []
         self.announced = False
+        # Asked with the LLM call's number as its text streams: True ends it there.
+        self.heard: Callable[[int], bool] | None = None
         # The pictures shown this turn: each kept message's id, and what is sent.
         self._shown: dict[int, Message] = {}
 

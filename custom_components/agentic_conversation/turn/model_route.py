@@ -24,7 +24,6 @@ from ..agent import (
     StopReason,
     TextDelta,
     ToolCallFinished,
-    ToolCallRecord,
     ToolCallsRequested,
 )
 from ..const import (
@@ -66,7 +65,7 @@ from .local_fallback import async_local_fallback
 from .local_first import ForTheModel, async_state_answer
 from .model_loop import build_loop
 from .reply import Delta, Voice, async_with_wait_phrase
-from .tool_log import read_only_tools, tool_result_delta
+from .tool_log import note_repairs, read_only_tools, tool_result_delta
 
 
 @dataclass
@@ -100,6 +99,8 @@ class _TurnRecord:
     subentry_id: str = ""
     left: ForTheModel = ForTheModel()
     """What local first left: a question about the house is not answered unread."""
+    heard: set[int] = field(default_factory=set)
+    """The model calls whose text will not be spoken further (a loop, its length)."""
 
 
 async def async_run_model(
@@ -137,7 +138,12 @@ async def async_run_model(
             history,
             int(subentry.data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
         )
-        events = loop.stream(user_input.text, sent, tool_specs(chat_log.llm_api))
+        events = loop.stream(
+            user_input.text,
+            sent,
+            tool_specs(chat_log.llm_api),
+            record.heard.__contains__,
+        )
         deltas = _deltas(events, record)
         if wait := int(
             subentry.data.get(CONF_WAIT_PHRASE_AFTER, DEFAULT_WAIT_PHRASE_AFTER)
@@ -185,6 +191,7 @@ async def _deltas(
     # The words waiting, once an action failed (or while a state question is unread).
     held: str | None = "" if record.left.about_the_house else None
     unread = record.left.about_the_house
+    iteration = 0  # the model call whose text streams
     command = record.left.command
     async for event in events:
         if (
@@ -195,7 +202,7 @@ async def _deltas(
             # Words after an action claim its result: not said unless the house shows it.
             held = ""
         match event:
-            case LLMCallStarted():
+            case LLMCallStarted(iteration=iteration):
                 _learn_reasoning(record, voice)
                 if (tail := voice.flush()) and held is None:
                     yield {"content": tail}
@@ -208,6 +215,8 @@ async def _deltas(
                 elif spoken:
                     streamed += spoken
                     yield {"content": spoken}
+                if voice.ended:  # the model need not write on
+                    record.heard.add(iteration)
             case ToolCallsRequested(calls=calls):
                 # Words before more calls claim no result: they may be said.
                 tail = (held or "") + voice.flush()
@@ -232,7 +241,7 @@ async def _deltas(
                 streamed = ""
             case ToolCallFinished(record=call):
                 if call.repairs and not call.repeated:
-                    _note_repairs(record, call)
+                    note_repairs(record.chat_log, record.route, call)
                 if unread and call.name not in read_only:  # a command's action
                     held, unread = None if call.ok else held, False
                 if held is None and is_failed_action(call, read_only):
@@ -381,18 +390,3 @@ async def _done(result: LoopResult, record: _TurnRecord) -> Done:
     return Done(
         tuple(await record.effects.async_wait()), tuple(result.tool_calls), read_only
     )
-
-
-def _note_repairs(record: _TurnRecord, call: ToolCallRecord) -> None:
-    """A call the model slipped on, for the trace and the Route sensor."""
-    record.chat_log.async_trace(
-        {
-            "tool_call_repaired": {
-                "tool_call_id": call.call_id,
-                "tool_name": call.name,
-                "repairs": list(call.repairs),
-            }
-        }
-    )
-    if record.route is not None:
-        record.route.note_repair(call.name, call.repairs)

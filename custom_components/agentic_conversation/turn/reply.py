@@ -102,6 +102,11 @@ class Voice:
         """Whether this model call's text started inside a reasoning block."""
         return self._cleaner.started_inside_reasoning
 
+    @property
+    def ended(self) -> bool:
+        """Whether no more of this model call's text will be spoken (a loop, its length)."""
+        return self._cleaner.ended
+
     def feed(self, text: str) -> str:
         """What of the text so far may be spoken now."""
         return self._cleaner.feed(text)

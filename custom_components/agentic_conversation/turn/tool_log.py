@@ -6,7 +6,7 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.helpers import llm
 
-from ..agent import ToolCallRecord
+from ..agent import RouteState, ToolCallRecord
 from .reply import Delta
 
 
@@ -42,3 +42,20 @@ def envelope_data(envelope: str) -> dict[str, Any]:
     except ValueError:
         return {"success": False, "error": envelope}
     return data if isinstance(data, dict) else {"result": data}
+
+
+def note_repairs(
+    chat_log: conversation.ChatLog, route: RouteState | None, call: ToolCallRecord
+) -> None:
+    """A call the model slipped on, for the trace and the Route sensor."""
+    chat_log.async_trace(
+        {
+            "tool_call_repaired": {
+                "tool_call_id": call.call_id,
+                "tool_name": call.name,
+                "repairs": list(call.repairs),
+            }
+        }
+    )
+    if route is not None:
+        route.note_repair(call.name, call.repairs)

@@ -157,6 +157,11 @@ class SpeechStreamCleaner:
         return self._reasoning.started_inside
 
     @property
+    def ended(self) -> bool:
+        """Whether nothing more will be spoken: a sentence said again, or the budget."""
+        return self._cut or self._repeats.cut
+
+    @property
     def data(self) -> bool:
         """Whether data was held back (and not spoken) so far."""
         return bool(self._gate.blocks)
