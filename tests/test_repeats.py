@@ -156,7 +156,8 @@ async def test_thoughts_that_go_round_are_not_the_answer(
 @pytest.mark.parametrize(
     "answer",
     [
-        "Yes. Yes. Yes, it is.",  # short sentences may well come twice
+        "Yes. Yes, it is. Yes.",  # short sentences may well come twice
+        "OK. OK, OK.",
         "Milk\nEggs\nMilk\nBread",  # so may a list's items
         # Alike at the start, then different: both are said.
         "The kitchen light is on. The kitchen light is dimmed to half.",
@@ -190,6 +191,22 @@ def test_a_loop_is_cut_alike_in_any_pieces(chunk_size: int) -> None:
     assert "".join(said) + cleaner.flush() == heard
     if chunk_size < 10:  # "I'm here" is on its way before its sentence ends
         assert "".join(said[: 12 // chunk_size + 1]).startswith("I'm")
+
+
+@pytest.mark.parametrize("chunk_size", [1, 3, 1000])
+def test_a_loop_of_short_lines_ends_at_the_third_time(chunk_size: int) -> None:
+    """SmolLM2's joke: a short line may come twice, the third time ends the answer."""
+    years = ["2019", "2020", "2020", "2022", *["2022"] * 3, *["2024"] * 50]
+    joke = "\n\n".join(f"A: {year}\n{year}: {year}" for year in years)
+    cleaner = SpeechStreamCleaner(budget=8192)
+    pieces = [joke[i : i + chunk_size] for i in range(0, len(joke), chunk_size)]
+
+    spoken = "".join(cleaner.feed(piece) for piece in pieces) + cleaner.flush()
+
+    assert spoken == (
+        "A: 2019\n2019: 2019\n\nA: 2020\n2020: 2020\n\nA: 2020\n2020: 2020\n\n"
+        "A: 2022\n2022: 2022\n\nA: 2022\n2022: 2022"
+    )
 
 
 def test_a_loop_of_ten_megabytes_is_cut_at_once() -> None:

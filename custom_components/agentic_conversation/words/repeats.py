@@ -3,21 +3,23 @@
 Small models fall into loops ("The weather is lovely, too." forty times, up to their
 token limit), and a satellite would read them for minutes. A sentence or line said
 before in the same answer ends what is spoken; the words before it stand. Short ones
-("Yes.", "OK.", a list's "Milk") may well come twice and never count. Text passes at
-once, unless it may be such a repeat: a sentence that starts like one said before
-waits for its end.
+("Yes.", "OK.", a list's "Milk") may well come twice: they end it the third time
+(SmolLM2's "A: 2024" / "2024: 2024" fifty times). Text passes at once, unless it may
+be such a repeat: a sentence that starts like one said before waits for its end.
 """
 
+from collections import Counter
 import re
 
 from ..const import LOGGER
 
 # A sentence ends at . ! ? … (or CJK ones, after closing quotes or brackets) before a
-# space, or a line ends.
-_END = re.compile(r"[.!?…。！？][\"'»”’)\]]*(?=\s)|\n")
+# space, or where its line ends (the space after it goes with the next one).
+_END = re.compile(r"[.!?…。！？][\"'»”’)\]]*(?=\s)|[^\n](?=\n)")
 _SPACES = re.compile(r"\s+")
 # Shorter sentences ("Yes.", "Turned on.") may well be said twice on purpose.
 MIN_CHARS = 16
+SHORT_TIMES = 3
 # How far back a sentence's end may start: its closing quotes and brackets.
 _END_LOOKBACK = 8
 
@@ -27,12 +29,13 @@ def _key(sentence: str) -> str:
 
 
 class RepeatCut:
-    """Streamed answer text, ended before the first sentence said a second time."""
+    """Streamed answer text, ended before a sentence said again (a short one: thrice)."""
 
     def __init__(self, *, log: bool = True) -> None:
         """Nothing said yet; `log`: the cut is logged (once: what is spoken)."""
         self._log = log
         self._seen: set[str] = set()
+        self._short: Counter[str] = Counter()  # short sentences: how often said
         self._text = ""  # from the current sentence's start on
         self._start = 0  # where the current sentence starts in it
         self._passed = 0  # how far it has passed
@@ -55,7 +58,7 @@ class RepeatCut:
         while end := _END.search(self._text, position):
             position = end.end()
             sentence = self._text[self._start : position]
-            if not sentence.strip():  # blank lines go with the next sentence
+            if not sentence.strip():  # spaces go with the next sentence
                 continue
             if self._repeated(sentence):
                 return self._stop(out, sentence)
@@ -84,10 +87,14 @@ class RepeatCut:
         return self._passing([unsaid] if rest.strip() else [])
 
     def _repeated(self, sentence: str) -> bool:
-        """Whether the sentence was said before; else it is remembered."""
+        """Whether the sentence was said before (a short one: twice); it is counted."""
         key = _key(sentence)
-        if len(key) < MIN_CHARS:
+        if not key:
             return False
+        if len(key) < MIN_CHARS:
+            self._short[key] += 1
+            self._seen.add(key)  # what starts like it waits for its end
+            return self._short[key] >= SHORT_TIMES
         if key in self._seen:
             return True
         self._seen.add(key)
