@@ -101,8 +101,9 @@ async def async_run_local_route(
     """Let HA's default agent recognise and run the words, each intent risk-checked.
 
     An intent in `for_the_model` is not run: the outcome says so (what ran before it
-    in a compound command stays done). What each intent that ran targeted is noted
-    in `effects`.
+    in a compound command stays done); with any, neither is a reading of HA's that
+    left some of the words out (without, no model acts: HA's reading stands). What
+    each intent that ran targeted is noted in `effects`.
     """
     asked_before = frozenset(ask_before)
     left_to_model = frozenset(for_the_model)
@@ -150,10 +151,20 @@ async def async_run_local_route(
         held.append((name, arguments))
         return _refusal(language, await async_phrase(hass, language, NEEDS_MODEL))
 
+    def loose(intents: list[str]) -> intent.IntentResponse | None:
+        # HA's gazetteer read the words leaving some out ("at 7 pm", "tomorrow"):
+        # what it would run is not what was said. A model that acts reads them all.
+        if not left_to_model:
+            return None  # no model that acts: HA's reading stands, as in its agent
+        LOGGER.info("Home Assistant's reading left words out: %s to the model", intents)
+        recognised.extend(intents)
+        left.extend(intents)
+        return _refusal(language)
+
     execute = executor(hass, user_input, chat_log)
     unplaced: tuple[str, str] | None = None
     try:
-        with guarded(guard, effects):
+        with guarded(guard, effects, loose):
             # The answer to our "which one?" first: HA would read "the bedroom fan"
             # as "turn on the bedroom fan".
             ours = await async_answer_choice(hass, user_input, chat_log, execute)

@@ -30,9 +30,14 @@ type IntentGuard = Callable[
 ]
 # Whether a recognised sentence trigger (HA's `SentenceTriggerResult`) may run now.
 type TriggerGuard = Callable[[Any], bool]
+# Asked with the intents of a reading that left some of the words out (HA's gazetteer:
+# "turn on the desk lamp at 7 pm" as HassTurnOn of the desk lamp); a response ends
+# the reading there, nothing of it run.
+type LooseGuard = Callable[[list[str]], intent.IntentResponse | None]
 
 # The guard of the turn asking; HA's own turns (no guard) run as they always do.
 _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
+_LOOSE: ContextVar[LooseGuard | None] = ContextVar("agentic_loose_guard", default=None)
 # Where the turn asking notes what the intents it let run targeted (verify/).
 _EFFECTS: ContextVar[EffectWatch | None] = ContextVar(
     "agentic_local_effects", default=None
@@ -47,15 +52,24 @@ _SLOT_IN_WORDS = re.compile(r"slots\.(\w+)")
 
 
 @contextmanager
-def guarded(guard: IntentGuard, effects: EffectWatch | None = None) -> Iterator[None]:
-    """Every intent the default agent runs in this block passes `guard` first."""
+def guarded(
+    guard: IntentGuard,
+    effects: EffectWatch | None = None,
+    loose: LooseGuard | None = None,
+) -> Iterator[None]:
+    """Every intent the default agent runs in this block passes `guard` first.
+
+    `loose`: asked first about a reading that left words out.
+    """
     token = _GUARD.set(guard)
     watching = _EFFECTS.set(effects)
+    reading = _LOOSE.set(loose)
     try:
         yield
     finally:
         _GUARD.reset(token)
         _EFFECTS.reset(watching)
+        _LOOSE.reset(reading)
 
 
 async def async_default_agent_response(
@@ -169,7 +183,8 @@ def _fillable(template: str, speech_slots: dict[str, Any]) -> bool:
 
 
 def _install_guard(agent: Any) -> None:
-    """Put our guard in front of every intent the default agent executes (once)."""
+    """Put our guards in front of every intent the default agent executes (once)."""
+    _install_loose_guard(agent)
     execute = agent._async_execute_intent  # noqa: SLF001
     if getattr(execute, "_agentic_guarded", False):
         return
@@ -194,3 +209,31 @@ def _install_guard(agent: Any) -> None:
 
     run_guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
     agent._async_execute_intent = run_guarded  # noqa: SLF001
+
+
+def _install_loose_guard(agent: Any) -> None:
+    """Put the loose guard in front of the gazetteer's readings (once).
+
+    Its frames tell which of the user's words they left unexplained ("7", "pm",
+    "tomorrow"); a reading that explains them all passes as before.
+    """
+    process = agent._async_process_frames  # noqa: SLF001
+    if getattr(process, "_agentic_guarded", False):
+        return
+
+    async def read_guarded(
+        matcher: Any, frames: list[Any], *args: Any, **kwargs: Any
+    ) -> intent.IntentResponse:
+        if (
+            (loose := _LOOSE.get()) is not None
+            and any(getattr(frame, "unexplained_tokens", None) for frame in frames)
+            and (refused := loose([str(frame.intent) for frame in frames])) is not None
+        ):
+            return refused
+        response: intent.IntentResponse = await process(
+            matcher, frames, *args, **kwargs
+        )
+        return response
+
+    read_guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
+    agent._async_process_frames = read_guarded  # noqa: SLF001

@@ -1,0 +1,103 @@
+"""What Home Assistant read leaving words out is the model's, not run as read.
+
+HA's gazetteer (English) accepts a sentence some of whose words it cannot explain,
+and its agent runs what it understood: "turn on the desk lamp at 7 pm" turned the lamp
+on at once, "what is the weather tomorrow" was told today's weather, "what's the date
+tomorrow" today's date. With a model that acts, such a reading is left to it; a
+reading that explains every word ("… please", two devices at once) runs as before.
+"""
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from tests.acceptance.home import table_home  # noqa: F401 - the home fixture
+from tests.fake_llm import FakeLLM, Reply
+from tests.helpers import say, state_of
+from tests.test_local_first import _agent
+
+ANSWER = "I can't do that at a later time yet; ask me again then."
+
+
+def _asked(fake_llm: FakeLLM) -> list[str]:
+    """The user's words of each request the model got."""
+    return [
+        str(request["messages"][-1]["content"])
+        for request in fake_llm.requests
+        if request["messages"][-1]["role"] == "user"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lamp", "state"),
+    [
+        ("turn on the desk lamp at 7 pm", "light.desk_lamp", "off"),
+        ("turn on the desk lamp tomorrow morning", "light.desk_lamp", "off"),
+        ("turn off the hall light when I leave", "light.hall_light", "on"),
+        ("turn on the desk lamp for an hour", "light.desk_lamp", "off"),
+    ],
+)
+async def test_a_command_read_without_its_time_is_not_run_now(
+    home: HomeAssistant, fake_llm: FakeLLM, text: str, lamp: str, state: str
+) -> None:
+    """The model gets the words; the lamp is as it was; the model's words are heard."""
+    agent = await _agent(home, fake_llm)
+    fake_llm.script([Reply.text(ANSWER)])
+
+    spoken = await say(home, agent, text)
+
+    assert spoken == ANSWER
+    assert _asked(fake_llm) == [text]
+    assert state_of(home, lamp) == state
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is the weather tomorrow",
+        "what's the date tomorrow",
+        "what time is it in tokyo",
+    ],
+)
+async def test_a_question_read_without_its_when_or_where_goes_to_the_model(
+    home: HomeAssistant, fake_llm: FakeLLM, text: str
+) -> None:
+    """Not today's weather, date or time: the model answers (it has the forecast)."""
+    agent = await _agent(home, fake_llm)
+    fake_llm.script([Reply.text("Tomorrow: rain, 12 °C at most.")])
+
+    spoken = await say(home, agent, text)
+
+    assert spoken == "Tomorrow: rain, 12 °C at most."
+    assert _asked(fake_llm) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken", "lit"),
+    [
+        ("what's the weather", "18.0 °C and sunny", ()),
+        (
+            "turn on the kitchen ceiling and the desk lamp please",
+            "Turned on the light.",
+            ("light.kitchen_ceiling", "light.desk_lamp"),
+        ),
+        (
+            "could you turn the desk lamp on",
+            "Turned on the light",
+            ("light.desk_lamp",),
+        ),
+    ],
+)
+async def test_a_reading_of_every_word_is_still_run_at_once(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    text: str,
+    spoken: str,
+    lit: tuple[str, ...],
+) -> None:
+    """HA's words, the lights on, and no request to the model."""
+    agent = await _agent(home, fake_llm)
+
+    assert await say(home, agent, text) == spoken
+    assert _asked(fake_llm) == []
+    assert [state_of(home, light) for light in lit] == ["on"] * len(lit)
