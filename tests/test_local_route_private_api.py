@@ -60,3 +60,13 @@ def test_gazetteer_frames_still_tell_the_words_they_left_out() -> None:
     from gazetteer_matcher.models import FrameCandidate  # noqa: PLC0415
 
     assert isinstance(FrameCandidate.unexplained_tokens, property)
+    # Its indexes are those of the words as the gazetteer splits them.
+    from gazetteer_matcher.config import normalize_tokens  # noqa: PLC0415
+
+    assert [t.text for t in normalize_tokens("Don't turn ON the lamp")] == [
+        "don't",
+        "turn",
+        "on",
+        "the",
+        "lamp",
+    ]

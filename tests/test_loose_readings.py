@@ -1,10 +1,12 @@
-"""What Home Assistant read leaving words out is the model's, not run as read.
+"""What Home Assistant read leaving words out is not run as read.
 
 HA's gazetteer (English) accepts a sentence some of whose words it cannot explain,
-and its agent runs what it understood: "turn on the desk lamp at 7 pm" turned the lamp
-on at once, "what is the weather tomorrow" was told today's weather, "what's the date
-tomorrow" today's date. With a model that acts, such a reading is left to it; a
-reading that explains every word ("… please", two devices at once) runs as before.
+and its agent runs what it understood: "don't turn on the desk lamp" turned it on, "do
+not turn off the hall light" off, "turn on the desk lamp at 7 pm" on at once; "what is
+the weather tomorrow" was told today's weather. With a model that acts, such a reading
+is left to it; with none, it is not understood. A reading that explains every word
+("… please", two devices at once), or leaves out only a filler ("hey", "thanks"),
+runs as before.
 """
 
 import pytest
@@ -31,6 +33,10 @@ def _asked(fake_llm: FakeLLM) -> list[str]:
 @pytest.mark.parametrize(
     ("text", "lamp", "state"),
     [
+        ("don't turn on the desk lamp", "light.desk_lamp", "off"),
+        ("do not turn off the hall light", "light.hall_light", "on"),
+        ("never turn on the desk lamp", "light.desk_lamp", "off"),
+        ("turn off the lights but not the hall light", "light.hall_light", "on"),
         ("turn on the desk lamp at 7 pm", "light.desk_lamp", "off"),
         ("turn on the desk lamp tomorrow morning", "light.desk_lamp", "off"),
         ("turn off the hall light when I leave", "light.hall_light", "on"),
@@ -86,6 +92,9 @@ async def test_a_question_read_without_its_when_or_where_goes_to_the_model(
             "Turned on the light",
             ("light.desk_lamp",),
         ),
+        ("hey turn on the desk lamp", "Turned on the light", ("light.desk_lamp",)),
+        ("ok turn on the desk lamp now", "Turned on the light", ("light.desk_lamp",)),
+        ("turn on the desk lamp, thanks", "Turned on the light", ("light.desk_lamp",)),
     ],
 )
 async def test_a_reading_of_every_word_is_still_run_at_once(
@@ -101,3 +110,30 @@ async def test_a_reading_of_every_word_is_still_run_at_once(
     assert await say(home, agent, text) == spoken
     assert _asked(fake_llm) == []
     assert [state_of(home, light) for light in lit] == ["on"] * len(lit)
+
+
+async def test_with_the_model_down_a_no_is_not_run(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """No model answers: Home Assistant's agent does not turn the lamp on either."""
+    agent = await _agent(home, fake_llm)
+    fake_llm.script([Reply.error(500)] * 2)
+
+    spoken = await say(home, agent, "don't turn on the desk lamp")
+
+    assert spoken == "The AI service had a problem answering. Please try again later."
+    assert state_of(home, "light.desk_lamp") == "off"
+
+
+async def test_with_a_model_that_cannot_act_a_no_is_not_run(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Its endpoint check found no tool calls: it chats; the lamp stays off."""
+    fake_llm.probe_tool_reply = Reply.text("I cannot call tools.")
+    agent = await _agent(home, fake_llm)
+    fake_llm.script([Reply.text("All right, I'll leave it.")])
+
+    spoken = await say(home, agent, "don't turn on the desk lamp")
+
+    assert spoken == "All right, I'll leave it."
+    assert state_of(home, "light.desk_lamp") == "off"

@@ -35,6 +35,10 @@ from .verify.watch import EffectWatch
 from .words.replies import async_phrase
 
 NEEDS_MODEL = "local_needs_model"
+# Words HA's gazetteer (English only) may leave out of a sentence without changing it.
+_FILLERS = frozenset(
+    {"hey", "hi", "hello", "ok", "okay", "thanks", "thank", "you", "now", "just"}
+)
 
 # What Home Assistant's own voice pipeline, preferring local handling, still leaves to
 # a conversation agent: a state question, which its sentences misread ("is anyone at
@@ -102,8 +106,9 @@ async def async_run_local_route(
 
     An intent in `for_the_model` is not run: the outcome says so (what ran before it
     in a compound command stays done); with any, neither is a reading of HA's that
-    left some of the words out (without, no model acts: HA's reading stands). What
-    each intent that ran targeted is noted in `effects`.
+    left words out (besides fillers), and without any such a reading is not run at
+    all (no model acts: the words are not understood). What each intent that ran
+    targeted is noted in `effects`.
     """
     asked_before = frozenset(ask_before)
     left_to_model = frozenset(for_the_model)
@@ -112,6 +117,7 @@ async def async_run_local_route(
     recognised: list[str] = []
     held: list[tuple[str, dict[str, Any]]] = []
     left: list[str] = []
+    unread: list[str] = []  # read leaving words out, with no model to read them
     held_effects: list[Effect] = []
     ran: list[tuple[str, dict[str, Any], list[Effect]]] = []  # let through, in order
     narrowed_to_one = False
@@ -151,15 +157,21 @@ async def async_run_local_route(
         held.append((name, arguments))
         return _refusal(language, await async_phrase(hass, language, NEEDS_MODEL))
 
-    def loose(intents: list[str]) -> intent.IntentResponse | None:
-        # HA's gazetteer read the words leaving some out ("at 7 pm", "tomorrow"):
-        # what it would run is not what was said. A model that acts reads them all.
-        if not left_to_model:
-            return None  # no model that acts: HA's reading stands, as in its agent
-        LOGGER.info("Home Assistant's reading left words out: %s to the model", intents)
+    def loose(intents: list[str], left_out: list[str]) -> intent.IntentResponse | None:
+        # HA's gazetteer read the words leaving some out: "don't turn on the desk lamp"
+        # as turning it on, "… at 7 pm" now, "the weather tomorrow" as today's. What
+        # it would run is not what was said: a model that acts reads them all; with
+        # none, it is not understood.
+        if set(left_out) <= _FILLERS:
+            return None
+        LOGGER.info(
+            "Home Assistant's reading (%s) left out %s: not run",
+            ", ".join(intents),
+            left_out,
+        )
         recognised.extend(intents)
-        left.extend(intents)
-        return _refusal(language)
+        (left if left_to_model else unread).extend(intents)
+        return _refusal(language) if left_to_model else _not_understood(language)
 
     execute = executor(hass, user_input, chat_log)
     unplaced: tuple[str, str] | None = None
@@ -175,7 +187,7 @@ async def async_run_local_route(
                 response, unplaced = await async_default_agent_response(
                     hass, user_input, chat_log, trigger_guard
                 )
-            if ours is None and not held and not left and _not_placed(response):
+            if ours is None and not (held or left or unread) and _not_placed(response):
                 # HA did not place it: our reading and entity search, HA's intent.
                 failed = len(chat_log.content)
                 ours = await async_understand(hass, user_input, chat_log, execute)
@@ -267,6 +279,13 @@ def _refusal(language: str, speech: str = "") -> intent.IntentResponse:
     refused = intent.IntentResponse(language=language)
     refused.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
     return refused
+
+
+def _not_understood(language: str) -> intent.IntentResponse:
+    """Words not run: as if no sentence matched (the route says what follows)."""
+    response = intent.IntentResponse(language=language)
+    response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, "")
+    return response
 
 
 def _speech_of(response: intent.IntentResponse) -> str | None:

@@ -13,6 +13,7 @@ from contextvars import ContextVar
 import re
 from typing import Any
 
+from gazetteer_matcher.config import normalize_tokens
 from hassil.models import UnmatchedTextEntity
 from hassil.recognize import MISSING_ENTITY, RecognizeResult
 
@@ -31,9 +32,9 @@ type IntentGuard = Callable[
 # Whether a recognised sentence trigger (HA's `SentenceTriggerResult`) may run now.
 type TriggerGuard = Callable[[Any], bool]
 # Asked with the intents of a reading that left some of the words out (HA's gazetteer:
-# "turn on the desk lamp at 7 pm" as HassTurnOn of the desk lamp); a response ends
-# the reading there, nothing of it run.
-type LooseGuard = Callable[[list[str]], intent.IntentResponse | None]
+# "turn on the desk lamp at 7 pm" as HassTurnOn of the desk lamp) and those words; a
+# response ends the reading there, nothing of it run.
+type LooseGuard = Callable[[list[str], list[str]], intent.IntentResponse | None]
 
 # The guard of the turn asking; HA's own turns (no guard) run as they always do.
 _GUARD: ContextVar[IntentGuard | None] = ContextVar("agentic_local_guard", default=None)
@@ -222,18 +223,34 @@ def _install_loose_guard(agent: Any) -> None:
         return
 
     async def read_guarded(
-        matcher: Any, frames: list[Any], *args: Any, **kwargs: Any
+        matcher: Any,
+        frames: list[Any],
+        user_input: conversation.ConversationInput,
+        *args: Any,
+        **kwargs: Any,
     ) -> intent.IntentResponse:
         if (
             (loose := _LOOSE.get()) is not None
-            and any(getattr(frame, "unexplained_tokens", None) for frame in frames)
-            and (refused := loose([str(frame.intent) for frame in frames])) is not None
+            and (left_out := _left_out(frames, user_input.text))
+            and (refused := loose([str(frame.intent) for frame in frames], left_out))
+            is not None
         ):
             return refused
         response: intent.IntentResponse = await process(
-            matcher, frames, *args, **kwargs
+            matcher, frames, user_input, *args, **kwargs
         )
         return response
 
     read_guarded._agentic_guarded = True  # type: ignore[attr-defined]  # noqa: SLF001
     agent._async_process_frames = read_guarded  # noqa: SLF001
+
+
+def _left_out(frames: list[Any], text: str) -> list[str]:
+    """The words of `text` the gazetteer's frames leave unexplained, in its tokens."""
+    tokens = normalize_tokens(text)
+    return [
+        tokens[index].text
+        for frame in frames
+        for index in frame.unexplained_tokens
+        if index < len(tokens)
+    ]
