@@ -18,8 +18,10 @@ from pytest_homeassistant_custom_component.typing import (
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from custom_components.agentic_conversation.words.repeats import cut_repeats
-from custom_components.agentic_conversation.words.speech import SpeechStreamCleaner
+from custom_components.agentic_conversation.words.speech import (
+    SpeechStreamCleaner,
+    cut_repeats,
+)
 from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
