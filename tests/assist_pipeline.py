@@ -137,6 +137,16 @@ async def use_pipeline(ws: Any, agent: str, language: str = "en") -> None:
     assert (await ws.receive_json())["success"]
 
 
+async def open_satellite(
+    hass: HomeAssistant, hass_ws_client: Any, agent: str, language: str = "en"
+) -> Any:
+    """A websocket client whose preferred pipeline is the agent and the recorder."""
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    ws = await hass_ws_client(hass)
+    await use_pipeline(ws, agent, language)
+    return ws
+
+
 async def run_pipeline(
     hass: HomeAssistant,
     ws: Any,

@@ -14,9 +14,8 @@ from pytest_homeassistant_custom_component.typing import (
 )
 
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
-from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.assist_pipeline import RecordingTTS, open_satellite, run_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, say
 
@@ -54,9 +53,7 @@ async def test_a_satellite_hears_the_answer_without_the_reasoning(
 ) -> None:
     """The TTS engine is given exactly the answer: no word of the reasoning."""
     agent = await add_agent(ha_core, fake_llm)
-    assert await async_setup_component(ha_core, "assist_pipeline", {})
-    ws = await hass_ws_client(ha_core)
-    await use_pipeline(ws, agent)
+    ws = await open_satellite(ha_core, hass_ws_client, agent)
     fake_llm.script([Reply.text(answer, chunk_size=3)])
 
     output, _ = await run_pipeline(

@@ -29,7 +29,7 @@ from custom_components.agentic_conversation.const import (
 )
 from custom_components.agentic_conversation.words import render
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.assist_pipeline import RecordingTTS, open_satellite, run_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent
 
@@ -70,9 +70,7 @@ async def pipeline(
     """A websocket client whose preferred pipeline is our agent + the recorder."""
     hass = ha_core
     agent = await _agent(hass, fake_llm, agent_options)
-    assert await async_setup_component(hass, "assist_pipeline", {})
-    ws = await hass_ws_client(hass)
-    await use_pipeline(ws, agent)
+    ws = await open_satellite(hass, hass_ws_client, agent)
     yield ws
     await ws.close()
 

@@ -23,7 +23,7 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.words.speech import clean_for_speech
 from tests.across_releases import offered_name
-from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.assist_pipeline import RecordingTTS, open_satellite, run_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, state_of
 from tests.test_text_tool_calls import APIS
@@ -48,9 +48,7 @@ async def pipeline(
     await hass.async_block_till_done()
     async_expose_entity(hass, conversation.DOMAIN, PORCH, True)
     agent = await add_agent(hass, fake_llm, apis=APIS, api_key=None)
-    assert await async_setup_component(hass, "assist_pipeline", {})
-    ws = await hass_ws_client(hass)
-    await use_pipeline(ws, agent)
+    ws = await open_satellite(hass, hass_ws_client, agent)
     yield ws
     await ws.close()
 

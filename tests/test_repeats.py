@@ -16,13 +16,12 @@ from pytest_homeassistant_custom_component.typing import (
 )
 
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
 from custom_components.agentic_conversation.words.speech import (
     SpeechStreamCleaner,
     cut_repeats,
 )
-from tests.assist_pipeline import RecordingTTS, run_pipeline, use_pipeline
+from tests.assist_pipeline import RecordingTTS, open_satellite, run_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
 
@@ -66,9 +65,7 @@ async def satellite(
 ) -> AsyncGenerator[Any]:
     """A websocket client whose preferred pipeline is our agent and the recorder."""
     agent = await add_agent(ha_core, fake_llm)
-    assert await async_setup_component(ha_core, "assist_pipeline", {})
-    ws = await hass_ws_client(ha_core)
-    await use_pipeline(ws, agent, language)
+    ws = await open_satellite(ha_core, hass_ws_client, agent, language)
     yield ws
     await ws.close()
 
