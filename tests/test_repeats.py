@@ -221,3 +221,21 @@ def test_a_loop_of_ten_megabytes_is_cut_at_once() -> None:
     expected = "Hello there, I can help with that. " + sentence.strip()
     assert streamed + cleaner.flush() == expected
     assert cut_repeats(huge) == expected
+
+
+def test_an_endless_sentence_streamed_in_pieces_passes_at_once() -> None:
+    """1 MB with no sentence's end, in 4-character pieces: each passes as it comes.
+
+    Too long to be a loop's, it is not kept; a loop after it is cut as usual.
+    """
+    endless = "and then " * (1_000_000 // 9)
+    cleaner = SpeechStreamCleaner()  # no budget: every piece is looked at
+    pieces = [endless[i : i + 4] for i in range(0, len(endless), 4)]
+
+    said = [cleaner.feed(piece) for piece in pieces]
+
+    assert "".join(said) + cleaner.flush() == endless.strip()
+    loop = "And so it went on and on. " * 3
+    assert cut_repeats(endless[:5000] + ". " + loop) == (
+        endless[:5000] + ". And so it went on and on."
+    )

@@ -249,6 +249,9 @@ REPEAT_MIN_CHARS = 16
 SHORT_REPEATS = 3
 # How far back a sentence's end may start: its closing quotes and brackets.
 _END_LOOKBACK = 8
+# Longer, a sentence is no loop's: neither remembered nor held, only its end looked
+# for (an endless one streamed in pieces must not be copied piece by piece).
+_LONGEST_SENTENCE = 1000
 
 
 def _key(sentence: str) -> str:
@@ -268,6 +271,7 @@ class RepeatCut:
         self._passed = 0  # how far it has passed
         self._scanned = 0  # how far it was looked at for a sentence's end
         self._free = False  # the current sentence cannot be a repeat: it passes
+        self._long = False  # nor can it when too long: it is not kept
         self._said = 0
         self.cut = False
 
@@ -287,11 +291,11 @@ class RepeatCut:
             sentence = self._text[self._start : position]
             if not sentence.strip():  # spaces go with the next sentence
                 continue
-            if self._repeated(sentence):
+            if not self._long and self._repeated(sentence):
                 return self._stop(out, sentence)
             out.append(self._text[self._passed : position])
             self._start = self._passed = position
-            self._free = False
+            self._free = self._long = False
         self._scanned = len(self._text)
         if not self._free:
             key = _key(self._text[self._start :])
@@ -299,7 +303,13 @@ class RepeatCut:
             self._free = bool(key) and not any(s.startswith(key) for s in self._seen)
         if self._free:
             out.append(self._text[self._passed :])
-            self._passed = len(self._text)
+            if len(self._text) - self._start > _LONGEST_SENTENCE:
+                self._text, self._start, self._long = (
+                    self._text[-_END_LOOKBACK:],
+                    0,
+                    True,
+                )
+            self._passed = self._scanned = len(self._text)
         return self._passing(out)
 
     def flush(self) -> str:
@@ -308,8 +318,8 @@ class RepeatCut:
             return ""
         rest, unsaid = self._text[self._start :], self._text[self._passed :]
         self._text, self._start, self._passed, self._scanned = "", 0, 0, 0
-        self._free = False
-        if self._repeated(rest):
+        long, self._free, self._long = self._long, False, False
+        if not long and self._repeated(rest):
             return self._stop([], rest)
         return self._passing([unsaid] if rest.strip() else [])
 
