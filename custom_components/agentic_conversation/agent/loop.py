@@ -278,15 +278,10 @@ class AgenticLoop:
         await emit(LLMCallStarted(turn.iterations))
         secrets = self._secrets
         said = secrets.stream()
-        came: list[str] = []  # the text passed on: the answer, if its listener ends it
-        heard = False
 
         async def redacted_delta(text: str) -> None:
-            nonlocal heard
             if turn.heard is not None and turn.heard(turn.iterations):
-                heard = True
                 raise AnswerHeard
-            came.append(text)
             if (piece := said.feed(text)) and on_delta is not None:
                 await on_delta(piece)
 
@@ -312,7 +307,7 @@ class AgenticLoop:
             await on_delta(rest)
         response = replace(
             response,
-            text=secrets.in_words("".join(came) if heard else response.text),
+            text=secrets.in_words(response.text),
             tool_calls=[_redacted_call(call, secrets) for call in response.tool_calls],
         )
         turn.finish_reason = response.finish_reason

@@ -309,6 +309,7 @@ class OpenAICompatibleProvider:
         # A call written as text must not be spoken before it is recognised.
         held = HeldText() if tools else None
         started = False
+        passed: list[str] = []  # the text its listener took: the answer, if it ends it
         try:
             while True:
                 # Only the SDK's errors are classified; the callback's propagate.
@@ -333,10 +334,11 @@ class OpenAICompatibleProvider:
                     delta = held.feed(delta)
                 if delta:
                     await _call(on_delta, delta)
+                    passed.append(delta)
         except AnswerHeard:
             # Closing the stream stops the model: a loop would go on to max_tokens.
             _LOGGER.debug("The answer was heard enough: its stream is closed")
-            return assembler.ended_early()
+            return assembler.ended_early("".join(passed))
         finally:
             # Release the connection; failing to close a broken one is no news.
             with contextlib.suppress(*SDK_ERRORS):

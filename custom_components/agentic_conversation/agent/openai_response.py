@@ -224,10 +224,10 @@ class StreamAssembler:
             usage=self._usage,
         )
 
-    def ended_early(self) -> LLMResponse:
-        """The answer as far as it came, ended by its listener: the text, no calls."""
+    def ended_early(self, text: str) -> LLMResponse:
+        """The answer ended by its listener: the text it took, no calls."""
         return LLMResponse(
-            text="".join(self._text),
+            text=text,
             tool_calls=[],
             finish_reason="stop",
             usage=self._usage,

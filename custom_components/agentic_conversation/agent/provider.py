@@ -51,7 +51,7 @@ class AnswerHeard(Exception):
     """Raised by an `on_delta` callback: the listener has heard enough of this answer.
 
     The provider ends the answer there (its stream closed: the model stops writing)
-    and returns what came so far; a call not yet whole is dropped.
+    and returns the text the listener took; a call not yet whole is dropped.
     """
 
 
