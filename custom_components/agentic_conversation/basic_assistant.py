@@ -171,7 +171,9 @@ async def async_run_local_route(
         )
         recognised.extend(intents)
         (left if left_to_model else unread).extend(intents)
-        return _refusal(language) if left_to_model else _not_understood(language)
+        if left_to_model:
+            return _refusal(language)
+        return _refusal(language, code=intent.IntentResponseErrorCode.NO_INTENT_MATCH)
 
     execute = executor(hass, user_input, chat_log)
     unplaced: tuple[str, str] | None = None
@@ -274,18 +276,18 @@ async def async_home_answer(
     return _speech_of(response)
 
 
-def _refusal(language: str, speech: str = "") -> intent.IntentResponse:
-    """An intent not run: the default agent stops there (and says `speech`)."""
+def _refusal(
+    language: str,
+    speech: str = "",
+    code: intent.IntentResponseErrorCode = intent.IntentResponseErrorCode.FAILED_TO_HANDLE,
+) -> intent.IntentResponse:
+    """An intent not run: the default agent stops there (and says `speech`).
+
+    `NO_INTENT_MATCH`: as if no sentence matched (the route says what follows).
+    """
     refused = intent.IntentResponse(language=language)
-    refused.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
+    refused.async_set_error(code, speech)
     return refused
-
-
-def _not_understood(language: str) -> intent.IntentResponse:
-    """Words not run: as if no sentence matched (the route says what follows)."""
-    response = intent.IntentResponse(language=language)
-    response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, "")
-    return response
 
 
 def _speech_of(response: intent.IntentResponse) -> str | None:

@@ -247,10 +247,8 @@ def _install_loose_guard(agent: Any) -> None:
 
 def _left_out(frames: list[Any], text: str) -> list[str]:
     """The words of `text` the gazetteer's frames leave unexplained, in its tokens."""
+    indexes = [index for frame in frames for index in frame.unexplained_tokens]
+    if not indexes:  # most readings explain every word: no need to split it again
+        return []
     tokens = normalize_tokens(text)
-    return [
-        tokens[index].text
-        for frame in frames
-        for index in frame.unexplained_tokens
-        if index < len(tokens)
-    ]
+    return [tokens[index].text for index in indexes if index < len(tokens)]

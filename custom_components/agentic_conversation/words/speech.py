@@ -42,7 +42,8 @@ _EMOJI = re.compile(
 _SPACES = re.compile(r"[ \t]{2,}")
 # A sentence ends at . ! ? … (or CJK ones), after closing quotes or brackets, before
 # a space or the end of the text.
-_SENTENCE_END = re.compile(r"[.!?…。！？][\"'»”’)\]]*(?=\s|$)")
+_SENTENCE_STOP = r"[.!?…。！？][\"'»”’)\]]*"
+_SENTENCE_END = re.compile(_SENTENCE_STOP + r"(?=\s|$)")
 # Tokens are counted for `max_tokens`, characters here: twice the usual ratio, so only
 # a reply clearly past its limit is cut.
 _BUDGET_MARGIN = 2
@@ -240,9 +241,9 @@ class SpeechStreamCleaner:
 # short ones ("Yes.", a list's "Milk") may well come twice: they end it the third time
 # (SmolLM2's "A: 2024" / "2024: 2024" fifty times). Text passes at once, unless it may
 # be such a repeat: a sentence that starts like one said before waits for its end.
-# A sentence ends at . ! ? … (or CJK ones, after closing quotes or brackets) before a
-# space, or where its line ends (the space after it goes with the next one).
-_REPEAT_END = re.compile(r"[.!?…。！？][\"'»”’)\]]*(?=\s)|[^\n](?=\n)")
+# Streamed, a sentence is known to end only once a space follows its stop, or its
+# line ends (the space after it goes with the next one).
+_REPEAT_END = re.compile(_SENTENCE_STOP + r"(?=\s)|[^\n](?=\n)")
 _WHITESPACE = re.compile(r"\s+")
 # Shorter sentences ("Yes.", "Turned on.") may well be said twice on purpose.
 REPEAT_MIN_CHARS = 16
