@@ -2,7 +2,9 @@
 
 Small models repeat a sentence up to their token limit ("The weather is lovely, too."
 forty times, tried on the dev server's model); a satellite would read it for minutes.
-What was said before the repeat is heard, kept, and sent back to the model.
+What was said before the repeat is heard, kept, and sent back to the model. So do
+they repeat a word or a few within a sentence ("French French French …"): the words
+that go round are said once.
 """
 
 import asyncio
@@ -17,10 +19,8 @@ from pytest_homeassistant_custom_component.typing import (
 
 from homeassistant.core import HomeAssistant
 
-from custom_components.agentic_conversation.words.speech import (
-    SpeechStreamCleaner,
-    cut_repeats,
-)
+from custom_components.agentic_conversation.words.loops import cut_repeats
+from custom_components.agentic_conversation.words.speech import SpeechStreamCleaner
 from tests.assist_pipeline import RecordingTTS, open_satellite, run_pipeline
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import add_agent, converse, speech
@@ -45,6 +45,26 @@ LOOPS = {
         "La lumière de la cuisine.\nLa cuisine est un lieu de lumière.\n" * 25,
         "La lumière de la cuisine.\nLa cuisine est un lieu de lumière.",
         "la lumière de la cuisine.",
+    ),
+}
+
+
+# Loops within a sentence, as small models write them, and what of them is heard.
+WORD_LOOPS = {
+    "en": (
+        "I speak English and French" + " French" * 400 + ".",
+        "I speak English and French",
+        "french",
+    ),
+    "de": (
+        "Ich schalte das Licht in der Küche ein" + ", in der Küche ein" * 60 + ".",
+        "Ich schalte das Licht in der Küche ein,",
+        "in der küche ein",
+    ),
+    "fr": (
+        "D'accord, la lumière du salon est allumée" + " allumée" * 8,
+        "D'accord, la lumière du salon est allumée",
+        "allumée",
     ),
 }
 
@@ -118,6 +138,71 @@ async def test_a_loop_answered_whole_is_said_once(
     assert speech(result) == heard
 
 
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+async def test_a_satellite_hears_words_that_go_round_once(
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    recorder: RecordingTTS,
+    satellite: Any,
+    hass_client: ClientSessionGenerator,
+    *,
+    language: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A loop within a sentence: heard once, logged once, kept as heard."""
+    loop, heard, words = WORD_LOOPS[language]
+    fake_llm.script([Reply.text(loop, chunk_size=3), Reply.text("Okay.")])
+    http = await hass_client()
+
+    output, _ = await run_pipeline(ha_core, satellite, http, "hello", language)
+
+    assert recorder.said == [heard]
+    assert output["response"]["speech"]["plain"]["speech"] == heard
+    cuts = [r.getMessage() for r in caplog.records if "The model said" in r.message]
+    cut = (
+        f"The model said the same words again and again ({words!r}): its answer is "
+        f"cut there, after {len(heard)} characters; the rest is not spoken"
+    )
+    assert cuts == [cut]
+    await run_pipeline(
+        ha_core, satellite, http, "thanks", conversation_id=output["conversation_id"]
+    )
+    history = fake_llm.requests[-1]["messages"]
+    assert [m["content"] for m in history if m["role"] == "assistant"] == [heard]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+async def test_words_that_go_round_answered_whole_are_said_once(
+    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
+) -> None:
+    """Without streaming the answer is cut the same way."""
+    agent = await add_agent(ha_core, fake_llm, stream=False)
+    loop, heard, _ = WORD_LOOPS[language]
+    fake_llm.script([Reply.text(loop)])
+
+    result = await converse(ha_core, agent, "hello", language=language)
+
+    assert speech(result) == heard
+
+
+async def test_the_model_is_stopped_once_its_words_go_round(
+    ha_core: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """Its stream is closed a chunk or so after the loop is plain."""
+    agent = await add_agent(ha_core, fake_llm)
+    loop, heard, _ = WORD_LOOPS["en"]
+    fake_llm.script([Reply.text(loop, chunk_size=7).paced(0.005)])
+
+    result = await converse(ha_core, agent, "hello")
+
+    assert speech(result) == heard
+    async with asyncio.timeout(5):
+        left = await fake_llm.wait_for_left()
+    # 2,828 characters: 404 chunks. The sixth "French" ends at 61 characters.
+    assert len(left) == 1
+    assert 61 // 7 < left[0] < 40
+
+
 async def test_the_model_is_stopped_once_its_loop_is_heard(
     ha_core: HomeAssistant, fake_llm: FakeLLM
 ) -> None:
@@ -164,6 +249,18 @@ async def test_thoughts_that_go_round_are_not_the_answer(
         # The same words in another sentence are no repeat.
         "It is sunny today! It is sunny today, they say.",
         "Version 2.5 is installed. Version 2.5 is installed on the hub too.",
+        # Words said again a few times, or twice over, are no loop.
+        "Ha ha ha ha ha! That's a good one.",
+        "It is very, very, very cold today.",
+        "No, no, no, no, that is not what I meant.",
+        "The week: rain, rain, rain, rain, rain, sun, rain.",
+        "Tick tock, tick tock. Time is up.",
+        "Knock knock. Who's there? Knock knock.",
+        "The hall light, the hall light and the porch light are on.",
+        "Turn on the light in the kitchen, then the light in the hall.",
+        "Sehr, sehr, sehr gut! Das Licht ist an, das Licht ist aus.",
+        "Il fait beau, beau, beau aujourd'hui.",
+        "你好我好大家好" * 10,  # no spaces between words: nothing is looked for
     ],
 )
 @pytest.mark.parametrize("chunk_size", [1, 4, 1000])
@@ -208,6 +305,53 @@ def test_a_loop_of_short_lines_ends_at_the_third_time(chunk_size: int) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("loop", "heard"),
+    [
+        (WORD_LOOPS["en"][0], WORD_LOOPS["en"][1]),
+        (WORD_LOOPS["de"][0], WORD_LOOPS["de"][1]),
+        (WORD_LOOPS["fr"][0], WORD_LOOPS["fr"][1]),
+        ("Ha ha ha ha ha ha ha ha ha ha", "Ha"),
+        (
+            "Sure! Turning on the lights, the lights, the lights, the lights",
+            "Sure! Turning on the lights,",
+        ),
+        ("OK. 2024, 2024, 2024, 2024, 2024, 2024, 2024, 2024", "OK. 2024,"),
+        # A short sentence said a third time is cut as a sentence, as before.
+        ("Done. Done. " + "Done. " * 10, "Done. Done."),
+        (
+            "One two three four five six seven eight " * 3,
+            "One two three four five six seven eight",
+        ),
+    ],
+    ids=["en", "de", "fr", "laughter", "two words", "numbers", "short", "eight words"],
+)
+@pytest.mark.parametrize("chunk_size", [1, 2, 5, 13, 10_000])
+def test_words_that_go_round_are_said_once_in_any_pieces(
+    loop: str, heard: str, chunk_size: int
+) -> None:
+    """Words that repeat the few before them wait; once they loop, they are said once."""
+    cleaner = SpeechStreamCleaner(budget=8192)
+    pieces = [loop[i : i + chunk_size] for i in range(0, len(loop), chunk_size)]
+
+    spoken = "".join(cleaner.feed(piece) for piece in pieces) + cleaner.flush()
+
+    assert spoken == heard
+    assert cut_repeats(loop).rstrip() == heard
+
+
+def test_words_wait_only_while_they_repeat_the_words_before() -> None:
+    """The rest is on its way at once; a repeat that goes on no further is said."""
+    pieces = ["Turning on the ", "lights, the ", "lights, the ", "kitchen light. "]
+    cleaner = SpeechStreamCleaner(budget=8192)
+
+    said = [cleaner.feed(piece) for piece in pieces]
+
+    # ("the" waits for the next word; the last two characters for the next piece)
+    assert said == ["Turning on", " the lights,", "", " the lights, the kitchen"]
+    assert cleaner.flush() == " light."
+
+
 def test_a_loop_of_ten_megabytes_is_cut_at_once() -> None:
     """A huge answer in one piece, and in many: the same few words, found quickly."""
     sentence = "The light of the light of the kitchen is a place of light. "
@@ -228,7 +372,7 @@ def test_an_endless_sentence_streamed_in_pieces_passes_at_once() -> None:
 
     Too long to be a loop's, it is not kept; a loop after it is cut as usual.
     """
-    endless = "and then " * (1_000_000 // 9)
+    endless = " ".join(f"step {n} and" for n in range(1_000_000 // 12))
     cleaner = SpeechStreamCleaner()  # no budget: every piece is looked at
     pieces = [endless[i : i + 4] for i in range(0, len(endless), 4)]
 

@@ -2,11 +2,13 @@
 
 import pytest
 
+from custom_components.agentic_conversation.agent.reasoning_text import (
+    without_reasoning,
+)
 from custom_components.agentic_conversation.words.speech import (
     SpeechStreamCleaner,
     clean_for_speech,
     speech_budget,
-    strip_reasoning,
 )
 
 
@@ -41,7 +43,7 @@ def test_clean_for_speech(raw: str, spoken: str) -> None:
 
 def test_stray_closing_tag_drops_the_reasoning_before_it() -> None:
     """Some servers strip the opening <think> but send the closing one."""
-    assert strip_reasoning("plan the call</think>The door is locked.") == (
+    assert without_reasoning("plan the call</think>The door is locked.") == (
         "The door is locked."
     )
 
@@ -197,8 +199,8 @@ def test_ordinary_text_is_released_at_once() -> None:
     """Text that cannot begin a tag is not held back for one."""
     cleaner = SpeechStreamCleaner()
     # the last three characters may be half a markdown token; `[` may begin `[THINK]`
-    assert cleaner.feed("The porch light is on. It is 5 [") == (
-        "The porch light is on. It is"
+    assert cleaner.feed("The porch light is on. It reads 5 [") == (
+        "The porch light is on. It reads"
     )
     assert cleaner.feed("approx.] degrees.\n") == " 5 [approx.] degrees."
     assert cleaner.flush() == ""

@@ -20,12 +20,12 @@ import yaml
 from homeassistant.core import HomeAssistant
 
 from ..agent import LoopResult, StopReason, ToolCallRecord
+from ..agent.reasoning_text import without_reasoning
 from ..const import LOGGER
 from ..verify.done_actions import Action
 from ..verify.failed_actions import Failure, unmatched_name
 from .data_text import ENVELOPE_KEYS, split_data
 from .replies import async_phrase, async_render_done, async_render_failed
-from .speech import strip_reasoning
 
 # Failures of our loop, not of Home Assistant (agent/tool_calls.py, agent/loop.py):
 # a tool the model made up, arguments it got wrong, a tool that ran out of time.
@@ -70,7 +70,7 @@ async def async_data_words(
         or result.stop_reason not in (StopReason.FINAL, StopReason.ITERATION_CAP)
     ):
         return None
-    _, blocks = split_data(strip_reasoning(result.text))
+    _, blocks = split_data(without_reasoning(result.text))
     if not blocks:
         return None
     done = await told_done()
