@@ -21,6 +21,7 @@ as said, they are read again among the devices whose name or area is out of door
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from os.path import commonprefix
 from typing import Any
 
 from homeassistant.components.cover.const import CoverEntityFeature
@@ -117,6 +118,23 @@ def covering(
     ]
     exact = [e for e in found if query in (n.casefold() for n in (e.name, *e.aliases))]
     return exact if len(exact) == 1 else found
+
+
+def begins_alike(entities: Sequence[EntityInfo], text: str) -> bool:
+    """Whether a word of the text begins like a word of a device's name or place.
+
+    For a language we have no words for: its endings are not known, so a word is
+    taken for another that shares all but its last three letters (at least four).
+    """
+    said = {fold(word) for word in words(text) if len(word) >= 4}
+    for entity in entities:
+        names = (entity.name, *entity.aliases, entity.area or "", *entity.area_aliases)
+        for word in (fold(word) for name in names for word in words(name)):
+            for other in said:
+                shared = len(commonprefix((word, other)))
+                if shared >= max(4, min(len(word), len(other)) - 3):
+                    return True
+    return False
 
 
 def _names_it(

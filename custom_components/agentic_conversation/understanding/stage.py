@@ -34,7 +34,7 @@ from ..tools.search_words import async_load
 from ..words.replies import async_phrase
 from .cleaning import area_floors, area_list, resolve_cleaning
 from .reading import CLEAN_AREA, Reading, reader
-from .resolve import Resolved, covering, resolve, resolve_unnamed
+from .resolve import Resolved, begins_alike, covering, resolve, resolve_unnamed
 from .together import together
 from .words import LanguageWords, language_words
 
@@ -135,9 +135,15 @@ async def async_understand(
 
 
 async def async_names_nothing(hass: HomeAssistant, language: str, name: str) -> bool:
-    """Whether our reading of a device name finds no exposed device (False: unsure)."""
+    """Whether our reading of a device name finds no exposed device (False: unsure).
+
+    Without our words for the language, a name none of whose words begins like a
+    word of an exposed device's name or place (an inflected "zmywarkę" is "Zmywarka").
+    """
     words = await async_words(hass, language)
-    return words is not None and not covering(exposed_entities(hass), name, words)
+    if words is None:
+        return not begins_alike(exposed_entities(hass), name)
+    return not covering(exposed_entities(hass), name, words)
 
 
 async def async_answer_choice(
