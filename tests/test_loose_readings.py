@@ -14,6 +14,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from tests.acceptance.home import table_home  # noqa: F401 - the home fixture
+from tests.assist_pipeline import Door
 from tests.fake_llm import FakeLLM, Reply
 from tests.helpers import say, state_of
 from tests.test_local_first import _agent
@@ -30,19 +31,19 @@ def _asked(fake_llm: FakeLLM) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "lamp", "state"),
-    [
-        ("don't turn on the desk lamp", "light.desk_lamp", "off"),
-        ("do not turn off the hall light", "light.hall_light", "on"),
-        ("never turn on the desk lamp", "light.desk_lamp", "off"),
-        ("turn off the lights but not the hall light", "light.hall_light", "on"),
-        ("turn on the desk lamp at 7 pm", "light.desk_lamp", "off"),
-        ("turn on the desk lamp tomorrow morning", "light.desk_lamp", "off"),
-        ("turn off the hall light when I leave", "light.hall_light", "on"),
-        ("turn on the desk lamp for an hour", "light.desk_lamp", "off"),
-    ],
-)
+COMMANDS = [
+    ("don't turn on the desk lamp", "light.desk_lamp", "off"),
+    ("do not turn off the hall light", "light.hall_light", "on"),
+    ("never turn on the desk lamp", "light.desk_lamp", "off"),
+    ("turn off the lights but not the hall light", "light.hall_light", "on"),
+    ("turn on the desk lamp at 7 pm", "light.desk_lamp", "off"),
+    ("turn on the desk lamp tomorrow morning", "light.desk_lamp", "off"),
+    ("turn off the hall light when I leave", "light.hall_light", "on"),
+    ("turn on the desk lamp for an hour", "light.desk_lamp", "off"),
+]
+
+
+@pytest.mark.parametrize(("text", "lamp", "state"), COMMANDS)
 async def test_a_command_read_without_its_time_is_not_run_now(
     home: HomeAssistant, fake_llm: FakeLLM, text: str, lamp: str, state: str
 ) -> None:
@@ -125,15 +126,50 @@ async def test_with_the_model_down_a_no_is_not_run(
     assert state_of(home, "light.desk_lamp") == "off"
 
 
-async def test_with_a_model_that_cannot_act_a_no_is_not_run(
-    home: HomeAssistant, fake_llm: FakeLLM
+CANNOT_ACT = (
+    "I didn't do that: Home Assistant didn't understand all of it, and the AI model "
+    "can't control devices."
+)
+
+
+@pytest.mark.parametrize(("text", "lamp", "state"), COMMANDS)
+async def test_with_a_model_that_cannot_act_a_command_is_not_run(
+    home: HomeAssistant,
+    fake_llm: FakeLLM,
+    door: Door,
+    *,
+    text: str,
+    lamp: str,
+    state: str,
 ) -> None:
-    """Its endpoint check found no tool calls: it chats; the lamp stays off."""
+    """Its endpoint check found no tool calls: its chat would claim it done.
+
+    (The dev server's model to "turn off everything in the living room", read as its
+    TV: "Your request has been fulfilled.", the lights on.)
+    """
     fake_llm.probe_tool_reply = Reply.text("I cannot call tools.")
     agent = await _agent(home, fake_llm)
-    fake_llm.script([Reply.text("All right, I'll leave it.")])
+    fake_llm.script([Reply.text("Your request has been fulfilled.")])
+    ask = await door.open(home, agent)
 
-    spoken = await say(home, agent, "don't turn on the desk lamp")
+    answer = await ask(text, None)
 
-    assert spoken == "All right, I'll leave it."
-    assert state_of(home, "light.desk_lamp") == "off"
+    assert answer["response"]["speech"]["plain"]["speech"] == CANNOT_ACT
+    assert state_of(home, lamp) == state
+    assert _asked(fake_llm) == []
+    if door.name == "pipeline":
+        assert door.said == [CANNOT_ACT]
+
+
+async def test_with_a_model_that_cannot_act_a_question_is_its_own(
+    home: HomeAssistant, fake_llm: FakeLLM
+) -> None:
+    """A question read without its "tomorrow" claims nothing done: the model chats."""
+    fake_llm.probe_tool_reply = Reply.text("I cannot call tools.")
+    agent = await _agent(home, fake_llm)
+    fake_llm.script([Reply.text("It may rain tomorrow.")])
+
+    spoken = await say(home, agent, "what is the weather tomorrow")
+
+    assert spoken == "It may rain tomorrow."
+    assert _asked(fake_llm) == ["what is the weather tomorrow"]

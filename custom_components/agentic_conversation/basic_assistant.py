@@ -78,6 +78,8 @@ class LocalOutcome:
     narrowed: bool = False
     """Run on the one device the words name, not all HA's sentence meant: HA's words
     ("Turned on the lights") say more than ran."""
+    unread: tuple[str, ...] = ()
+    """The intents HA read leaving words out, not run: no model reads them."""
     unplaced: tuple[str, str] | None = None
     """The intent HA read the words as and the device name it knows nothing by
     (nothing ran): "turn on the dishwasher" is (`HassTurnOn`, "dishwasher")."""
@@ -240,7 +242,9 @@ async def async_run_local_route(
         intent.IntentResponseErrorCode.NO_INTENT_MATCH: LocalStatus.NO_MATCH,
         intent.IntentResponseErrorCode.NO_VALID_TARGETS: LocalStatus.NO_TARGET,
     }.get(response.error_code, LocalStatus.FAILED)  # type: ignore[arg-type]
-    return LocalOutcome(status, text, recognised, unplaced=unplaced)
+    return LocalOutcome(
+        status, text, recognised, unread=tuple(unread), unplaced=unplaced
+    )
 
 
 async def async_home_answer(

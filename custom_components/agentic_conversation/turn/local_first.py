@@ -44,7 +44,7 @@ from ..basic_assistant import (
     async_run_local_route,
 )
 from ..const import CONF_CONFIRM_ENTITIES, CONF_CONFIRM_PIN, CONF_LOCAL_FIRST
-from ..ending import Done, Ending, HomeSaid, NotAsked, Question, Words
+from ..ending import Done, Ending, HomeSaid, NotAsked, Phrase, Question, Words
 from ..languages import understood
 from ..offered_tools import intent_types
 from ..safety.confirmation import HeldAction
@@ -74,6 +74,9 @@ FAILED = "Home Assistant understood the command, which failed; the model cannot 
 DROPPED = "Home Assistant understood a risky command: dropped after unclear answers"
 WHICH = "Our understanding found two or three devices: asked which"
 OURS = "Our understanding placed the command; Home Assistant's intent ran it"
+UNREAD = "Home Assistant read a command leaving words out; the model cannot act"
+# Said then: the model's chat would claim done what nobody did.
+CANNOT_ACT = "local_model_cannot_act"
 
 
 def local_first(turn: TurnContext) -> bool:
@@ -196,6 +199,11 @@ async def async_handle_locally(turn: TurnContext) -> Ending | ForTheModel:
         asked = isinstance(question, Question)
         _report(turn, ASKED if asked else DROPPED)
         return Ending(question, asked=asked)
+    if ACTING_INTENTS.intersection(outcome.unread):
+        # "Turn off everything in the living room", read as its TV: not what was
+        # said, and the model cannot do what was ("Your request has been fulfilled").
+        _report(turn, UNREAD)
+        return Ending(Phrase(CANNOT_ACT))
     chat_log.async_trace(
         {"local_first": outcome.status.value, "intents": outcome.intents}
     )
