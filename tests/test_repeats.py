@@ -90,6 +90,14 @@ async def satellite(
     await ws.close()
 
 
+# Each kind of loop: its examples, what the log says the model did, the stream's pieces.
+KINDS = {
+    "sentence": (LOOPS, "a sentence again", 5),
+    "words": (WORD_LOOPS, "the same words again and again", 3),
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
 async def test_a_satellite_hears_the_loop_once_and_it_is_kept_so(
     ha_core: HomeAssistant,
@@ -98,22 +106,23 @@ async def test_a_satellite_hears_the_loop_once_and_it_is_kept_so(
     satellite: Any,
     hass_client: ClientSessionGenerator,
     *,
+    kind: str,
     language: str,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Streamed in pieces: heard up to the repeat, logged once, kept as heard."""
-    loop, heard, repeated = LOOPS[language]
-    fake_llm.script([Reply.text(loop, chunk_size=5), Reply.text("Okay.")])
+    loops, what, chunk_size = KINDS[kind]
+    loop, heard, repeated = loops[language]
+    fake_llm.script([Reply.text(loop, chunk_size=chunk_size), Reply.text("Okay.")])
     http = await hass_client()
 
     output, _ = await run_pipeline(ha_core, satellite, http, "hello", language)
 
     assert recorder.said == [heard]
     assert output["response"]["speech"]["plain"]["speech"] == heard
-    logged = [r.getMessage() for r in caplog.records]
-    cuts = [message for message in logged if "said a sentence again" in message]
+    cuts = [r.getMessage() for r in caplog.records if "The model said" in r.message]
     cut = (
-        f"The model said a sentence again ({repeated!r}): its answer is cut there, "
+        f"The model said {what} ({repeated!r}): its answer is cut there, "
         f"after {len(heard)} characters; the rest is not spoken"
     )
     assert cuts == [cut]
@@ -124,60 +133,14 @@ async def test_a_satellite_hears_the_loop_once_and_it_is_kept_so(
     assert [m["content"] for m in history if m["role"] == "assistant"] == [heard]
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
 async def test_a_loop_answered_whole_is_said_once(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
+    ha_core: HomeAssistant, fake_llm: FakeLLM, kind: str, language: str
 ) -> None:
     """Without streaming (or over text) the answer is cut the same way."""
     agent = await add_agent(ha_core, fake_llm, stream=False)
-    loop, heard, _ = LOOPS[language]
-    fake_llm.script([Reply.text(loop)])
-
-    result = await converse(ha_core, agent, "hello", language=language)
-
-    assert speech(result) == heard
-
-
-@pytest.mark.parametrize("language", ["en", "de", "fr"])
-async def test_a_satellite_hears_words_that_go_round_once(
-    ha_core: HomeAssistant,
-    fake_llm: FakeLLM,
-    recorder: RecordingTTS,
-    satellite: Any,
-    hass_client: ClientSessionGenerator,
-    *,
-    language: str,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """A loop within a sentence: heard once, logged once, kept as heard."""
-    loop, heard, words = WORD_LOOPS[language]
-    fake_llm.script([Reply.text(loop, chunk_size=3), Reply.text("Okay.")])
-    http = await hass_client()
-
-    output, _ = await run_pipeline(ha_core, satellite, http, "hello", language)
-
-    assert recorder.said == [heard]
-    assert output["response"]["speech"]["plain"]["speech"] == heard
-    cuts = [r.getMessage() for r in caplog.records if "The model said" in r.message]
-    cut = (
-        f"The model said the same words again and again ({words!r}): its answer is "
-        f"cut there, after {len(heard)} characters; the rest is not spoken"
-    )
-    assert cuts == [cut]
-    await run_pipeline(
-        ha_core, satellite, http, "thanks", conversation_id=output["conversation_id"]
-    )
-    history = fake_llm.requests[-1]["messages"]
-    assert [m["content"] for m in history if m["role"] == "assistant"] == [heard]
-
-
-@pytest.mark.parametrize("language", ["en", "de", "fr"])
-async def test_words_that_go_round_answered_whole_are_said_once(
-    ha_core: HomeAssistant, fake_llm: FakeLLM, language: str
-) -> None:
-    """Without streaming the answer is cut the same way."""
-    agent = await add_agent(ha_core, fake_llm, stream=False)
-    loop, heard, _ = WORD_LOOPS[language]
+    loop, heard, _ = KINDS[kind][0][language]
     fake_llm.script([Reply.text(loop)])
 
     result = await converse(ha_core, agent, "hello", language=language)
@@ -365,6 +328,17 @@ def test_a_loop_of_ten_megabytes_is_cut_at_once() -> None:
     expected = "Hello there, I can help with that. " + sentence.strip()
     assert streamed + cleaner.flush() == expected
     assert cut_repeats(huge) == expected
+
+
+def test_text_without_spaces_streamed_in_pieces_passes_whole() -> None:
+    """2 MB of Chinese in 4,000-character pieces: no word to repeat, all of it said."""
+    text = "你好我好大家好" * 300_000
+    cleaner = SpeechStreamCleaner()
+
+    said = [cleaner.feed(text[i : i + 4000]) for i in range(0, len(text), 4000)]
+
+    assert "".join(said) + cleaner.flush() == text
+    assert all(said[1:])  # each piece passes as it comes (but a token's tail)
 
 
 def test_an_endless_sentence_streamed_in_pieces_passes_at_once() -> None:

@@ -43,6 +43,8 @@ _LOOP_RUNS = [0] + [n * (max(3, -(-6 // n)) - 1) for n in range(1, _LOOP_UNIT + 
 _WORD = re.compile(r"\S+")
 _WORD_END = ".!?…,;:。！？、"  # a word that ends so is whole
 _NOT_WORD = string.punctuation + "¡¿«»‹›“”„‘’‚…–—"
+# Longer, it is no loop's word (text without spaces, a link): it ends any round.
+_LONGEST_WORD = 64
 
 
 def _key(sentence: str) -> str:
@@ -93,7 +95,7 @@ class _WordLoop:
         key = begun.strip(_NOT_WORD).casefold()
         if any(word.startswith(key) for word in self._keys[-_LOOP_UNIT:]):
             return False
-        self._begun = begun
+        self._begun = begun if len(begun) <= _LONGEST_WORD else ""
         return True
 
     def _word(self, word: str, end: int) -> int:
@@ -101,6 +103,9 @@ class _WordLoop:
         if not (key := word.strip(_NOT_WORD).casefold()):
             return -1
         keys, runs = self._keys, self._runs
+        if len(key) > _LONGEST_WORD:
+            runs[:] = [0] * len(runs)
+            return -1
         if len(keys) > 128:
             del keys[:-32], self._ends[:-32]
         keys.append(key)

@@ -70,7 +70,10 @@ def speech_budget(max_tokens: int) -> int | None:
 
 
 def clean_for_speech(text: str, budget: int | None = None) -> str:
-    """A finished answer cleaned whole; with a budget it is spoken (a cut is logged)."""
+    """The whole cleaning for a finished answer: reasoning, data, markup, spacing, length.
+
+    With a budget it is the answer to be spoken: a cut is logged.
+    """
     text = clean_markup(split_data(without_reasoning(text))[0])
     text = _BLANK_LINES.sub("\n\n", text)
     text = "\n".join(line.strip() for line in text.strip().splitlines())
@@ -85,7 +88,10 @@ def clean_for_speech(text: str, budget: int | None = None) -> str:
 def _cut(
     text: str, budget: int, *, before: int = 0, sentences_only: bool = False
 ) -> str:
-    """The text cut at its last sentence end in the budget left `before` (or a space)."""
+    """The text cut at its last sentence end within the budget (else a space); logged.
+
+    `before`: characters already spoken; the budget is what is left after them.
+    """
     room = text[:budget]
     ends = [match.end() for match in _SENTENCE_END.finditer(room)]
     if ends:
@@ -104,17 +110,22 @@ def _cut(
 class SpeechStreamCleaner:
     """Cleans streamed text delta by delta, holding back what may still change.
 
-    A tag or markdown token may be split across deltas: reasoning is dropped as it
-    comes (`ReasoningFilter`), markdown's last few characters wait for the next delta.
-    Data is held from its first characters on (`DataGate`; `data`: there was some). A
-    loop ends the speech (`RepeatCut`). With a budget, near its end only whole
-    sentences are released, and past it nothing.
+    A reasoning tag or a markdown token can be split across deltas: reasoning is
+    dropped as it comes (`ReasoningFilter`, which keeps back only what may begin a
+    tag) and markdown's last few characters wait for the next delta, never a half
+    tag. Data is held from its first characters on (`DataGate`): only the prose
+    around it is spoken, and `data` tells whether there was any. A loop ends the
+    speech (`RepeatCut`: a sentence said again, words that go round). With a budget,
+    near its end only whole sentences are released, and past it nothing.
     """
 
     def __init__(
         self, budget: int | None = None, *, reasoning_opened: bool = False
     ) -> None:
-        """`budget`: the characters to speak; `reasoning_opened`: by the template."""
+        """Start with nothing pending; `budget`: the characters that may be spoken.
+
+        `reasoning_opened`: the model's template opens reasoning in the prompt.
+        """
         self._budget = budget
         self._spoken = 0
         self._unsaid = ""  # the unfinished sentence near the end of the budget
