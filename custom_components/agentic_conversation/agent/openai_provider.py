@@ -89,15 +89,14 @@ class OpenAICompatibleProvider:
             max_tokens: Sent only if set, as an int (servers reject 1024.0).
             timeout: Seconds for connecting and for each read of a response.
             stream: Stream answers when the caller wants text deltas.
-            http_client: An httpx client to share (e.g. Home Assistant's); not closed
-                by `close`.
+            http_client: An httpx client to share (HA's); not closed by `close`.
             client: A ready `AsyncOpenAI` to use instead of building one (base_url,
                 api_key and http_client are then ignored); not closed by `close`.
             max_retries: SDK retries of a failed request.
             first_token_timeout: Seconds until the first streamed chunk (any, tool
                 calls too) or the whole non-streamed answer; None: no such limit.
-            extra_body: Fields some servers need in each chat request (e.g.
-                `chat_template_kwargs`); never replacing a field the request sets.
+            extra_body: Fields some servers need (`chat_template_kwargs`); never
+                replacing a field the request sets.
             extra_headers: Headers to send with each request.
         """
         self._base_url = base_url
@@ -218,10 +217,9 @@ class OpenAICompatibleProvider:
         timeout: float | None = None,  # noqa: ASYNC109 - a bound passed to the SDK
         response_format: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
-        """Run one chat completion; see `LLMProvider.complete`.
+        """Run one chat completion (`LLMProvider.complete`); raises `LLMError` only.
 
-        Raises:
-            LLMError: Classified; the SDK's and the transport's errors do not escape.
+        The SDK's and the transport's errors are classified: none escapes.
         """
         await self.async_prepare()
         assert self._client is not None
