@@ -148,41 +148,37 @@ async def test_a_loop_answered_whole_is_said_once(
     assert speech(result) == heard
 
 
-async def test_the_model_is_stopped_once_its_words_go_round(
-    ha_core: HomeAssistant, fake_llm: FakeLLM
-) -> None:
-    """Its stream is closed a chunk or so after the loop is plain."""
-    agent = await add_agent(ha_core, fake_llm)
-    loop, heard, _ = WORD_LOOPS["en"]
-    fake_llm.script([Reply.text(loop, chunk_size=7).paced(0.005)])
-
-    result = await converse(ha_core, agent, "hello")
-
-    assert speech(result) == heard
-    async with asyncio.timeout(5):
-        left = await fake_llm.wait_for_left()
-    # 2,828 characters: 404 chunks. The sixth "French" ends at 61 characters.
-    assert len(left) == 1
-    assert 61 // 7 < left[0] < 40
-
-
+@pytest.mark.parametrize(
+    ("kind", "chunk_size", "fewest", "most"),
+    [
+        # 2,322 characters: 465 chunks and the end. The repeat is whole at 177
+        # characters, and the HA side reads it a chunk or so later.
+        ("sentence", 5, len(LOOPS["en"][1]) // 5, 100),
+        # 2,828 characters: 404 chunks. The sixth "French" ends at 61 characters.
+        ("words", 7, 61 // 7, 40),
+    ],
+)
 async def test_the_model_is_stopped_once_its_loop_is_heard(
-    ha_core: HomeAssistant, fake_llm: FakeLLM
+    ha_core: HomeAssistant,
+    fake_llm: FakeLLM,
+    *,
+    kind: str,
+    chunk_size: int,
+    fewest: int,
+    most: int,
 ) -> None:
-    """Its stream is closed soon after the repeat: the model does not write on."""
+    """Its stream is closed soon after the loop: the model does not write on."""
     agent = await add_agent(ha_core, fake_llm)
-    loop, heard, _ = LOOPS["en"]
-    fake_llm.script([Reply.text(loop, chunk_size=5).paced(0.005)])
+    loop, heard, _ = KINDS[kind][0]["en"]
+    fake_llm.script([Reply.text(loop, chunk_size=chunk_size).paced(0.005)])
 
     result = await converse(ha_core, agent, "hello")
 
     assert speech(result) == heard
     async with asyncio.timeout(5):  # the server sees it at its next chunk
         left = await fake_llm.wait_for_left()
-    # The loop is 2,322 characters long: 465 chunks and the end. The repeat was
-    # whole at 177 characters, and the HA side read it a chunk or so later.
     assert len(left) == 1
-    assert len(heard) // 5 < left[0] < 100
+    assert fewest < left[0] < most
 
 
 async def test_thoughts_that_go_round_are_not_the_answer(
